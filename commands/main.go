@@ -1,0 +1,107 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/iostreams"
+	"loams.dev/cli/internal/output"
+)
+
+// Main runs loams with the process's arguments and returns its exit code.
+// Only cmd/loams calls os.Exit.
+func Main() int {
+	f := &Factory{IO: iostreams.System(), Getenv: os.Getenv, Now: time.Now, Executable: os.Executable}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	interrupted := make(chan struct{})
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sigs
+		close(interrupted)
+		cancel()
+		// A second signal means "now": do not wait for cleanup.
+		<-sigs
+		os.Exit(errs.Interrupted.ExitCode())
+	}()
+	return Run(ctx, f, os.Args, interrupted)
+}
+
+// Run executes args against a fresh command tree and renders any error.
+// interrupted, when closed, turns a failure into `interrupted` (exit 130).
+func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan struct{}) int {
+	root := NewRoot(f)
+	err := root.Run(ctx, args)
+	if err == nil {
+		return 0
+	}
+	if interrupted != nil {
+		select {
+		case <-interrupted:
+			err = errs.New(errs.Interrupted, "run the command again when you are ready", "interrupted").Wrap(err)
+		default:
+		}
+	}
+	e := classify(err)
+	renderError(f, args, e)
+	return e.ExitCode()
+}
+
+// classify turns urfave's plain usage errors into our usage code.
+func classify(err error) *errs.Error {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	msg := err.Error()
+	for _, usage := range []string{"flag provided but not defined", "Required flag", "Required flags", "invalid value", "flag needs an argument", "No help topic", "unexpected argument", "option", "argument"} {
+		if strings.Contains(msg, usage) {
+			return errs.New(errs.Usage, "run `loams --help` or `loams COMMAND --help`", "%s", msg).Wrap(err)
+		}
+	}
+	return errs.As(err)
+}
+
+// renderError prints e on stderr: one JSON object in json mode, else two
+// human lines. stdout is never touched.
+func renderError(f *Factory, args []string, e *errs.Error) {
+	if jsonRequested(f, args) {
+		output.WriteJSON(f.IO.ErrOut, map[string]any{"error": e.Object()})
+		return
+	}
+	fmt.Fprintf(f.IO.ErrOut, "error: %s\n", e.Message)
+	if e.Hint != "" {
+		fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", e.Hint)
+	}
+}
+
+// jsonRequested answers even when flag parsing failed before the root's
+// Before ran, so usage errors honour json mode.
+func jsonRequested(f *Factory, args []string) bool {
+	if f.Globals.Output != "" {
+		return f.Globals.Output == output.JSON
+	}
+	format := f.Getenv("LOAMS_OUTPUT")
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		for _, name := range []string{"--output", "-output", "-o", "--o"} {
+			if a == name && i+1 < len(args) {
+				format = args[i+1]
+			} else if v, ok := strings.CutPrefix(a, name+"="); ok {
+				format = v
+			}
+		}
+	}
+	return format == string(output.JSON)
+}

@@ -1,0 +1,63 @@
+// Package buildinfo says which loams this is: the version injected by
+// goreleaser's -ldflags, else the module version `go install` recorded,
+// else "dev".
+package buildinfo
+
+import (
+	"runtime"
+	"runtime/debug"
+	"strings"
+)
+
+// Set with -ldflags "-X loams.dev/cli/internal/buildinfo.version=…".
+var (
+	version = ""
+	commit  = ""
+	date    = ""
+)
+
+// Info describes the running binary.
+type Info struct {
+	Version string
+	Commit  string
+	BuiltAt string
+	OS      string
+	Arch    string
+	Go      string
+}
+
+// Get reads the build information once per call; it is cheap.
+func Get() Info {
+	i := Info{Version: version, Commit: commit, BuiltAt: date,
+		OS: runtime.GOOS, Arch: runtime.GOARCH, Go: runtime.Version()}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if i.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			i.Version = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				if i.Commit == "" {
+					i.Commit = s.Value
+				}
+			case "vcs.time":
+				if i.BuiltAt == "" {
+					i.BuiltAt = s.Value
+				}
+			}
+		}
+	}
+	i.Version = strings.TrimPrefix(i.Version, "v")
+	if i.Version == "" {
+		i.Version = "dev"
+	}
+	if len(i.Commit) > 12 {
+		i.Commit = i.Commit[:12]
+	}
+	return i
+}
+
+// IsDev reports whether this build has no release version (pins nothing).
+func (i Info) IsDev() bool {
+	return i.Version == "dev" || strings.Contains(i.Version, "-0.") // pseudo-versions
+}

@@ -1,0 +1,272 @@
+// Package config reads and edits $LOAMS_HOME/config.toml. Edits are made on
+// the file's lines, so comments, key order and keys this version does not
+// know survive every `loams configure` call.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/safefile"
+)
+
+// DefaultProfile is used when neither --profile nor LOAMS_PROFILE is set.
+const DefaultProfile = "default"
+
+// Keys are the settings `configure` accepts, with their validators.
+var Keys = map[string]func(string) error{
+	"default_stack": func(v string) error {
+		if v != "" && !StackName.MatchString(v) {
+			return fmt.Errorf("stack names match %s", StackName)
+		}
+		return nil
+	},
+	"output":        oneOf("table", "json", "text"),
+	"server_binary": func(string) error { return nil },
+	"secrets":       oneOf("auto", "keyring", "file"),
+}
+
+// StackName is the shape of a stack name.
+var StackName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}$`)
+
+// KeyNames lists Keys sorted.
+func KeyNames() []string {
+	out := make([]string, 0, len(Keys))
+	for k := range Keys {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func oneOf(vals ...string) func(string) error {
+	return func(v string) error {
+		for _, ok := range vals {
+			if v == ok {
+				return nil
+			}
+		}
+		return fmt.Errorf("one of %s", strings.Join(vals, ", "))
+	}
+}
+
+// Profile is one [profile.NAME] table. Missing keys are empty.
+type Profile struct {
+	Name         string
+	DefaultStack string `toml:"default_stack"`
+	Output       string `toml:"output"`
+	ServerBinary string `toml:"server_binary"`
+	Secrets      string `toml:"secrets"`
+}
+
+// Get returns the value of a known key.
+func (p Profile) Get(key string) string {
+	switch key {
+	case "default_stack":
+		return p.DefaultStack
+	case "output":
+		return p.Output
+	case "server_binary":
+		return p.ServerBinary
+	case "secrets":
+		return p.Secrets
+	}
+	return ""
+}
+
+// File is config.toml as read from disk.
+type File struct {
+	Path     string
+	lines    []string
+	profiles map[string]Profile
+	exists   bool
+}
+
+// Load reads path; a missing file is an empty config.
+func Load(path string) (*File, error) {
+	f := &File{Path: path, profiles: map[string]Profile{}}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.exists = true
+	if err := f.parse(string(b)); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *File) parse(src string) error {
+	var doc struct {
+		Profile map[string]Profile `toml:"profile"`
+	}
+	if _, err := toml.Decode(src, &doc); err != nil {
+		return errs.New(errs.ConfigUnparseable, "fix the file by hand; loams will not rewrite a file it cannot parse",
+			"%s does not parse: %v", f.Path, err).With("path", f.Path)
+	}
+	f.profiles = map[string]Profile{}
+	for name, p := range doc.Profile {
+		p.Name = name
+		f.profiles[name] = p
+	}
+	f.lines = strings.SplitAfter(src, "\n")
+	if n := len(f.lines); n > 0 && f.lines[n-1] == "" {
+		f.lines = f.lines[:n-1]
+	}
+	return nil
+}
+
+// Profile returns the named profile and whether the file has it.
+func (f *File) Profile(name string) (Profile, bool) {
+	p, ok := f.profiles[name]
+	p.Name = name
+	return p, ok
+}
+
+// ProfileNames lists the profiles, sorted.
+func (f *File) ProfileNames() []string {
+	out := make([]string, 0, len(f.profiles))
+	for n := range f.profiles {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Set writes key = value into [profile.NAME], creating the table if needed.
+func (f *File) Set(profile, key, value string) error {
+	if err := checkKey(key, value); err != nil {
+		return err
+	}
+	line := key + " = " + strconv.Quote(value)
+	start, end := f.table(profile)
+	if start < 0 {
+		if n := len(f.lines); n > 0 {
+			if !strings.HasSuffix(f.lines[n-1], "\n") {
+				f.lines[n-1] += "\n"
+			}
+			f.lines = append(f.lines, "\n")
+		}
+		f.lines = append(f.lines, "[profile."+profile+"]\n", line+"\n")
+		return f.reparse()
+	}
+	if i := f.keyLine(start, end, key); i >= 0 {
+		f.lines[i] = keepComment(f.lines[i], line)
+		return f.reparse()
+	}
+	at := start + 1
+	for i := start + 1; i < end; i++ {
+		if t := strings.TrimSpace(f.lines[i]); t != "" && !strings.HasPrefix(t, "#") {
+			at = i + 1
+		}
+	}
+	if at > 0 && !strings.HasSuffix(f.lines[at-1], "\n") {
+		f.lines[at-1] += "\n"
+	}
+	f.lines = append(f.lines[:at], append([]string{line + "\n"}, f.lines[at:]...)...)
+	return f.reparse()
+}
+
+// Unset removes key from [profile.NAME]; an absent key is not an error.
+func (f *File) Unset(profile, key string) error {
+	if _, ok := Keys[key]; !ok {
+		return unknownKey(key)
+	}
+	start, end := f.table(profile)
+	if start < 0 {
+		return nil
+	}
+	if i := f.keyLine(start, end, key); i >= 0 {
+		f.lines = append(f.lines[:i], f.lines[i+1:]...)
+	}
+	return f.reparse()
+}
+
+// Save writes the file atomically with mode 0600.
+func (f *File) Save() error {
+	return safefile.Write(f.Path, []byte(strings.Join(f.lines, "")), 0o600)
+}
+
+func (f *File) reparse() error {
+	return f.parse(strings.Join(f.lines, ""))
+}
+
+var tableHeader = regexp.MustCompile(`^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`)
+
+// table finds the lines of [profile.NAME]: the header index and the index
+// after its last line; -1 when absent.
+func (f *File) table(profile string) (start, end int) {
+	start = -1
+	for i, l := range f.lines {
+		m := tableHeader.FindStringSubmatch(strings.TrimRight(l, "\r\n"))
+		if m == nil {
+			continue
+		}
+		if start >= 0 {
+			return start, i
+		}
+		name := m[1]
+		if name == "profile."+profile || name == `profile."`+profile+`"` {
+			start = i
+		}
+	}
+	return start, len(f.lines)
+}
+
+func (f *File) keyLine(start, end int, key string) int {
+	re := regexp.MustCompile(`^\s*"?` + regexp.QuoteMeta(key) + `"?\s*=`)
+	for i := start + 1; i < end; i++ {
+		if re.MatchString(f.lines[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// keepComment replaces a key line but keeps its trailing comment and line ending.
+func keepComment(old, line string) string {
+	eol := old[len(strings.TrimRight(old, "\r\n")):]
+	body := strings.TrimRight(old, "\r\n")
+	inStr, quote := false, byte(0)
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case inStr && c == '\\' && quote == '"':
+			i++
+		case inStr && c == quote:
+			inStr = false
+		case !inStr && (c == '"' || c == '\''):
+			inStr, quote = true, c
+		case !inStr && c == '#':
+			return line + " " + body[i:] + eol
+		}
+	}
+	return line + eol
+}
+
+func checkKey(key, value string) error {
+	valid, ok := Keys[key]
+	if !ok {
+		return unknownKey(key)
+	}
+	if err := valid(value); err != nil {
+		return errs.New(errs.Usage, fmt.Sprintf("%s must be %v", key, err), "invalid value %q for %s", value, key)
+	}
+	return nil
+}
+
+func unknownKey(key string) error {
+	return errs.New(errs.Usage, "known keys: "+strings.Join(KeyNames(), ", "), "unknown configuration key %q", key).With("key", key)
+}

@@ -1,0 +1,164 @@
+// Package errs is the coded error of the CLI contract: a stable snake_case
+// code, a one-line message, a hint that says what to do next, and the exit
+// code the code maps to. MCP tools return the same codes.
+package errs
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Code is a stable, documented error code.
+type Code string
+
+// The codes of spec/cli.md. Adding one means adding it to exitCodes too;
+// a test walks this list.
+const (
+	Internal              Code = "internal"
+	Usage                 Code = "usage"
+	ConfirmationRequired  Code = "confirmation_required"
+	SelectionRequired     Code = "selection_required"
+	StackNotFound         Code = "stack_not_found"
+	ProfileNotFound       Code = "profile_not_found"
+	ServerBinaryNotFound  Code = "server_binary_not_found"
+	SnippetNotFound       Code = "snippet_not_found"
+	StackExists           Code = "stack_exists"
+	TooManyStacks         Code = "too_many_stacks"
+	PortInUse             Code = "port_in_use"
+	StackRunning          Code = "stack_running"
+	StackNotRunning       Code = "stack_not_running"
+	ConfigUnparseable     Code = "config_unparseable"
+	FileConflict          Code = "file_conflict"
+	EngineUnsupported     Code = "engine_unsupported"
+	PlatformUnsupported   Code = "platform_unsupported"
+	EcosystemUnsupported  Code = "ecosystem_unsupported"
+	PackageNotAllowed     Code = "package_not_allowed"
+	FeatureNotInServer    Code = "feature_not_in_server"
+	StackUnreachable      Code = "stack_unreachable"
+	Timeout               Code = "timeout"
+	ServerError           Code = "server_error"
+	KeyringUnavailable    Code = "keyring_unavailable"
+	Forbidden             Code = "forbidden"
+	PathOutsideProject    Code = "path_outside_project"
+	SecretMissing         Code = "secret_missing"
+	Interrupted           Code = "interrupted"
+)
+
+// exitCodes is the one table from error code to process exit code.
+var exitCodes = map[Code]int{
+	Internal:             1,
+	Usage:                2,
+	ConfirmationRequired: 3,
+	SelectionRequired:    3,
+	StackNotFound:        4,
+	ProfileNotFound:      4,
+	ServerBinaryNotFound: 4,
+	SnippetNotFound:      4,
+	StackExists:          5,
+	TooManyStacks:        5,
+	PortInUse:            5,
+	StackRunning:         5,
+	StackNotRunning:      5,
+	ConfigUnparseable:    5,
+	FileConflict:         5,
+	EngineUnsupported:    6,
+	PlatformUnsupported:  6,
+	EcosystemUnsupported: 6,
+	PackageNotAllowed:    6,
+	FeatureNotInServer:   6,
+	StackUnreachable:     7,
+	Timeout:              7,
+	ServerError:          7,
+	KeyringUnavailable:   7,
+	Forbidden:            8,
+	PathOutsideProject:   8,
+	SecretMissing:        9,
+	Interrupted:          130,
+}
+
+// ExitCode returns the exit code of c; an unknown code is a bug (1).
+func (c Code) ExitCode() int {
+	if n, ok := exitCodes[c]; ok {
+		return n
+	}
+	return 1
+}
+
+// Codes lists every known code, sorted, for tests and the docs.
+func Codes() []Code {
+	out := make([]Code, 0, len(exitCodes))
+	for c := range exitCodes {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Error is a failure the user can act on.
+type Error struct {
+	Code    Code
+	Message string
+	Hint    string
+	// Details holds machine-readable context (names, ports, log tails).
+	// Never put a secret here: it is printed and returned to agents.
+	Details map[string]any
+	// Err is the underlying cause, kept for errors.Is/As; it is not printed.
+	Err error
+}
+
+func (e *Error) Error() string { return e.Message }
+func (e *Error) Unwrap() error { return e.Err }
+
+// ExitCode makes *Error satisfy urfave/cli's ExitCoder shape.
+func (e *Error) ExitCode() int { return e.Code.ExitCode() }
+
+// New builds a coded error.
+func New(code Code, hint, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// With returns e with one more detail; it mutates and returns e for chaining.
+func (e *Error) With(key string, value any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[key] = value
+	return e
+}
+
+// Wrap attaches a cause.
+func (e *Error) Wrap(err error) *Error {
+	e.Err = err
+	return e
+}
+
+// As finds the coded error in err's chain, or classifies err as internal.
+func As(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: Internal, Message: err.Error(),
+		Hint: "this is a bug in loams; please report it with the command you ran", Err: err}
+}
+
+// Is reports whether err carries the code c.
+func Is(err error, c Code) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == c
+}
+
+// Object is the JSON shape of an error on stderr and in MCP results.
+type Object struct {
+	Code     Code           `json:"code"`
+	Message  string         `json:"message"`
+	Hint     string         `json:"hint,omitempty"`
+	ExitCode int            `json:"exit_code"`
+	Details  map[string]any `json:"details,omitempty"`
+}
+
+// Object returns the JSON form of e.
+func (e *Error) Object() Object {
+	return Object{Code: e.Code, Message: e.Message, Hint: e.Hint, ExitCode: e.ExitCode(), Details: e.Details}
+}

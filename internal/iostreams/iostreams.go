@@ -1,0 +1,78 @@
+// Package iostreams is the one place output goes through: it knows whether
+// each stream is a terminal, can be replaced by buffers in tests, and draws
+// progress on stderr only when stderr is a terminal.
+package iostreams
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"golang.org/x/term"
+)
+
+// IOStreams carries the process's standard streams and what they are.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+
+	StdinTTY  bool
+	StdoutTTY bool
+	StderrTTY bool
+}
+
+// System returns the real streams.
+func System() *IOStreams {
+	return &IOStreams{
+		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		StdinTTY:  term.IsTerminal(int(os.Stdin.Fd())),
+		StdoutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		StderrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+	}
+}
+
+// Test returns streams backed by buffers, all reporting "not a terminal".
+func Test() (ios *IOStreams, in, out, errOut *bytes.Buffer) {
+	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: in, Out: out, ErrOut: errOut}, in, out, errOut
+}
+
+// Notice prints a line on stderr when stderr is a terminal; piped stderr of
+// scripts stays quiet.
+func (s *IOStreams) Notice(format string, args ...any) {
+	if s.StderrTTY {
+		fmt.Fprintf(s.ErrOut, format+"\n", args...)
+	}
+}
+
+// Progress draws a spinner with msg on stderr until the returned stop
+// function is called. On a non-terminal stderr it draws nothing.
+func (s *IOStreams) Progress(msg string) (stop func()) {
+	if !s.StderrTTY {
+		return func() {}
+	}
+	frames := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for i := 0; ; i++ {
+			fmt.Fprintf(s.ErrOut, "\r%s %s", frames[i%len(frames)], msg)
+			select {
+			case <-done:
+				fmt.Fprint(s.ErrOut, "\r\033[K")
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(done); wg.Wait() }) }
+}

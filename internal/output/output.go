@@ -1,0 +1,204 @@
+// Package output renders a command's result in the three formats of the CLI
+// contract: table (styled for people), json (one document) and text (TSV).
+// Every command prints through Printer.Print, so the formats cannot drift.
+package output
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"loams.dev/cli/internal/errs"
+)
+
+// Format is the value of --output.
+type Format string
+
+const (
+	Table Format = "table"
+	JSON  Format = "json"
+	Text  Format = "text"
+)
+
+// ParseFormat validates an --output value.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case Table, JSON, Text:
+		return f, nil
+	}
+	return "", errs.New(errs.Usage, "use --output table, json or text", "unknown output format %q", s)
+}
+
+// View is one result, ready for any format.
+type View struct {
+	// JSON is the document printed by --output json: a struct or map with
+	// snake_case keys, never a bare list.
+	JSON any
+	// Header names the table's columns. With no Header, Rows are a
+	// key/value block (two cells a row).
+	Header []string
+	Rows   [][]string
+	// Raw, when set, is printed verbatim in table and text modes
+	// (file formats, code ready to paste).
+	Raw string
+	// Empty is printed in table mode when there are no rows.
+	Empty string
+}
+
+// Printer writes views to out in one format.
+type Printer struct {
+	Format Format
+	out    io.Writer
+	style  styles
+}
+
+type styles struct {
+	header, key, dim lipgloss.Style
+	state            map[string]lipgloss.Style
+}
+
+// NewPrinter binds styles to out once; color decides whether they emit any.
+func NewPrinter(format Format, out io.Writer, color bool) *Printer {
+	r := lipgloss.NewRenderer(out)
+	if color {
+		r.SetColorProfile(termenv.ANSI256)
+	} else {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	green, yellow, red := r.NewStyle().Foreground(lipgloss.Color("2")), r.NewStyle().Foreground(lipgloss.Color("3")), r.NewStyle().Foreground(lipgloss.Color("1"))
+	return &Printer{Format: format, out: out, style: styles{
+		header: r.NewStyle().Bold(true),
+		key:    r.NewStyle().Bold(true),
+		dim:    r.NewStyle().Faint(true),
+		state: map[string]lipgloss.Style{
+			"running": green, "connected": green, "ok": green,
+			"starting": yellow, "unhealthy": yellow, "stopped": r.NewStyle().Faint(true),
+			"crashed": red, "failed": red,
+		},
+	}}
+}
+
+// Print renders v.
+func (p *Printer) Print(v View) error {
+	switch p.Format {
+	case JSON:
+		return WriteJSON(p.out, v.JSON)
+	case Text:
+		if v.Raw != "" {
+			_, err := io.WriteString(p.out, v.Raw)
+			return err
+		}
+		for _, row := range v.Rows {
+			if _, err := fmt.Fprintln(p.out, strings.Join(cleanTSV(row), "\t")); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if v.Raw != "" {
+		_, err := io.WriteString(p.out, v.Raw)
+		return err
+	}
+	if len(v.Rows) == 0 {
+		if v.Empty != "" {
+			_, err := fmt.Fprintln(p.out, p.style.dim.Render(v.Empty))
+			return err
+		}
+		return nil
+	}
+	if v.Header == nil {
+		return p.keyValues(v.Rows)
+	}
+	return p.table(v.Header, v.Rows)
+}
+
+// WriteJSON writes exactly one JSON document and a newline.
+func WriteJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func (p *Printer) keyValues(rows [][]string) error {
+	width := 0
+	for _, r := range rows {
+		width = max(width, lipgloss.Width(r[0]))
+	}
+	for _, r := range rows {
+		key := p.style.key.Render(r[0] + ":")
+		pad := strings.Repeat(" ", width-lipgloss.Width(r[0])+1)
+		if _, err := fmt.Fprintf(p.out, "%s%s %s\n", key, pad, p.cell(r[0], strings.Join(r[1:], " "))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Printer) table(header []string, rows [][]string) error {
+	widths := make([]int, len(header))
+	for i, h := range header {
+		widths[i] = lipgloss.Width(h)
+	}
+	for _, r := range rows {
+		for i := range min(len(r), len(widths)) {
+			widths[i] = max(widths[i], lipgloss.Width(r[i]))
+		}
+	}
+	line := func(cells []string, render func(col int, s string) string) error {
+		var b strings.Builder
+		for i := range widths {
+			s := ""
+			if i < len(cells) {
+				s = cells[i]
+			}
+			if i == len(widths)-1 {
+				b.WriteString(render(i, s))
+				break
+			}
+			b.WriteString(render(i, s))
+			b.WriteString(strings.Repeat(" ", widths[i]-lipgloss.Width(s)+2))
+		}
+		_, err := fmt.Fprintln(p.out, strings.TrimRight(b.String(), " "))
+		return err
+	}
+	upper := make([]string, len(header))
+	for i, h := range header {
+		upper[i] = strings.ToUpper(h)
+	}
+	if err := line(upper, func(_ int, s string) string { return p.style.header.Render(s) }); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := line(r, func(col int, s string) string { return p.cell(header[col], s) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cell colours a state-like value; everything else is printed as is.
+func (p *Printer) cell(column, value string) string {
+	if c := strings.ToLower(column); c == "state" || c == "status" {
+		if st, ok := p.style.state[value]; ok {
+			return st.Render(value)
+		}
+	}
+	return value
+}
+
+// cleanTSV keeps one record per line: tabs and newlines inside a cell would
+// break `cut` and `awk`.
+func cleanTSV(row []string) []string {
+	out := make([]string, len(row))
+	for i, c := range row {
+		out[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(c)
+	}
+	return out
+}
