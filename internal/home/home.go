@@ -51,10 +51,10 @@ func (h Home) EnsureDir(parts ...string) (string, error) {
 	return p, nil
 }
 
-func (h Home) Config() string       { return filepath.Join(h.Dir, "config.toml") }
-func (h Home) MCPInstalls() string  { return filepath.Join(h.Dir, "mcp-installs.json") }
-func (h Home) LogsDir() string      { return filepath.Join(h.Dir, "logs") }
-func (h Home) MCPLog() string       { return filepath.Join(h.Dir, "logs", "mcp.log") }
-func (h Home) StacksDir() string    { return filepath.Join(h.Dir, "stacks") }
-func (h Home) BinDir() string       { return filepath.Join(h.Dir, "bin") }
+func (h Home) Config() string           { return filepath.Join(h.Dir, "config.toml") }
+func (h Home) MCPInstalls() string      { return filepath.Join(h.Dir, "mcp-installs.json") }
+func (h Home) LogsDir() string          { return filepath.Join(h.Dir, "logs") }
+func (h Home) MCPLog() string           { return filepath.Join(h.Dir, "logs", "mcp.log") }
+func (h Home) StacksDir() string        { return filepath.Join(h.Dir, "stacks") }
+func (h Home) BinDir() string           { return filepath.Join(h.Dir, "bin") }
 func (h Home) Stack(name string) string { return filepath.Join(h.Dir, "stacks", name) }
