@@ -21,21 +21,29 @@ import (
 // name is appended to the .gitignore beside it. It returns the .gitignore it
 // changed, or "" when nothing was needed.
 func EnsureIgnored(ctx context.Context, file string) (string, error) {
-	dir, name := filepath.Dir(file), filepath.Base(file)
-	ignored, inRepo, err := gitSays(ctx, dir, name)
+	ignored, inRepo, err := gitSays(ctx, filepath.Dir(file), filepath.Base(file))
 	if err != nil {
 		// No git binary (or it failed): decide from the files themselves.
-		inRepo = repoAbove(dir)
-		ignored, err = listed(filepath.Join(dir, ".gitignore"), name)
-		if err != nil {
-			return "", err
-		}
+		return ensureIgnoredWithoutGit(file)
 	}
+	return ignore(file, inRepo, ignored)
+}
+
+func ensureIgnoredWithoutGit(file string) (string, error) {
+	dir, name := filepath.Dir(file), filepath.Base(file)
+	ignored, err := listed(filepath.Join(dir, ".gitignore"), name)
+	if err != nil {
+		return "", err
+	}
+	return ignore(file, repoAbove(dir), ignored)
+}
+
+func ignore(file string, inRepo, ignored bool) (string, error) {
 	if !inRepo || ignored {
 		return "", nil
 	}
-	gi := filepath.Join(dir, ".gitignore")
-	return gi, appendLine(gi, name)
+	gi := filepath.Join(filepath.Dir(file), ".gitignore")
+	return gi, appendLine(gi, filepath.Base(file))
 }
 
 // gitSays asks git whether name is ignored in dir; err means git could not

@@ -1,0 +1,72 @@
+package project
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+func TestEnsureIgnored(t *testing.T) {
+	t.Parallel()
+	_, err := exec.LookPath("git")
+	hasGit := err == nil
+	tests := []struct {
+		name      string
+		git       bool // make a real repository (needs git); else a bare .git dir
+		gitignore *string
+		want      string // .gitignore afterwards; "" = unchanged / absent
+		updated   bool
+	}{
+		{name: "no repo", git: false},
+		{name: "repo, no .gitignore", git: true, want: ".env.loams\n", updated: true},
+		{name: "missing final newline", git: true, gitignore: ptr("node_modules"), want: "node_modules\n.env.loams\n", updated: true},
+		{name: "crlf", git: true, gitignore: ptr("a\r\nb\r\n"), want: "a\r\nb\r\n.env.loams\r\n", updated: true},
+		{name: "already ignored", git: true, gitignore: ptr("/.env.loams\n"), want: "/.env.loams\n"},
+		{name: "ignored by glob", git: true, gitignore: ptr(".env*\n"), want: ".env*\n"},
+		{name: "negated", git: true, gitignore: ptr(".env*\n!.env.loams\n"), want: ".env*\n!.env.loams\n.env.loams\n", updated: true},
+	}
+	for _, tt := range tests {
+		for _, viaGit := range []bool{true, false} {
+			if viaGit && !hasGit {
+				continue
+			}
+			t.Run(tt.name, func(t *testing.T) {
+				dir := t.TempDir()
+				if tt.git {
+					if viaGit {
+						if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+							t.Fatalf("git init: %v %s", err, out)
+						}
+					} else {
+						os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+					}
+				}
+				gi := filepath.Join(dir, ".gitignore")
+				if tt.gitignore != nil {
+					os.WriteFile(gi, []byte(*tt.gitignore), 0o644)
+				}
+				var got string
+				var err error
+				if viaGit {
+					got, err = EnsureIgnored(context.Background(), filepath.Join(dir, ".env.loams"))
+				} else {
+					got, err = ensureIgnoredWithoutGit(filepath.Join(dir, ".env.loams"))
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (got != "") != tt.updated {
+					t.Errorf("updated = %q, want %v", got, tt.updated)
+				}
+				b, _ := os.ReadFile(gi)
+				if string(b) != tt.want {
+					t.Errorf(".gitignore = %q, want %q", b, tt.want)
+				}
+			})
+		}
+	}
+}
+
+func ptr(s string) *string { return &s }
