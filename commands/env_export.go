@@ -1,0 +1,188 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/envfile"
+	"loams.dev/cli/internal/buildinfo"
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/output"
+	"loams.dev/cli/project"
+)
+
+type envExportOptions struct {
+	Stack       string
+	Format      string // dotenv | shell | json
+	Write       string
+	Merge       string
+	NoGitignore bool
+	ProjectDir  string
+	Cwd         string
+
+	// Stacks reads a stack's settings and key; the factory's default reads
+	// LOAMS_HOME, tests pass their own.
+	Stacks envStacks
+}
+
+// envStacks is what env export needs from the stacks of LOAMS_HOME.
+type envStacks interface {
+	Names() ([]string, error)
+	Load(ctx context.Context, name string) (envfile.Stack, error)
+}
+
+// envExportJSON is `env export --output json`: names and redacted values.
+type envExportJSON struct {
+	Stack            string            `json:"stack"`
+	Variables        map[string]string `json:"variables"`
+	Path             string            `json:"path,omitempty"`
+	MergedInto       string            `json:"merged_into,omitempty"`
+	GitignoreUpdated string            `json:"gitignore_updated,omitempty"`
+}
+
+func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:  "export",
+		Usage: "Print a stack's settings as dotenv, shell or json, or write them to .env.loams",
+		Description: describe("dotenv and shell output contain the real API key (you asked for it);\n"+
+			"json output redacts it. --write replaces a file atomically (mode 0600) and adds it to\n"+
+			".gitignore when needed; --merge replaces the loams block in a file you own and keeps\n"+
+			"every other byte. Relative paths are taken from the project directory.",
+			"loams env export --write .env.loams", "loams env export --stack dev --merge .env",
+			"eval \"$(loams env export --format shell)\"", "loams env export --output json"),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "stack", Usage: "stack to export (default: the profile's default_stack)"},
+			&cli.StringFlag{Name: "format", Value: "dotenv", Usage: "dotenv, shell or json"},
+			&cli.StringFlag{Name: "write", Usage: "replace this file (e.g. .env.loams) instead of printing"},
+			&cli.StringFlag{Name: "merge", Usage: "merge a marked block into this file (e.g. .env)"},
+			&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add the written file to .gitignore"},
+			&cli.StringFlag{Name: "project-dir", Usage: "project directory (default: $CLAUDE_PROJECT_DIR, else the nearest project root)"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return errs.New(errs.Usage, "run `loams env export --help`", "env export takes no arguments, got %q", cmd.Args().First())
+			}
+			opts := &envExportOptions{
+				Stack: cmd.String("stack"), Format: cmd.String("format"),
+				Write: cmd.String("write"), Merge: cmd.String("merge"),
+				NoGitignore: cmd.Bool("no-gitignore"), ProjectDir: cmd.String("project-dir"),
+				Stacks: homeStacks{f},
+			}
+			switch opts.Format {
+			case "dotenv", "shell", "json":
+			default:
+				return errs.New(errs.Usage, "use --format dotenv, shell or json", "unknown --format %q", opts.Format)
+			}
+			if f.JSON() {
+				opts.Format = "json"
+			}
+			cwd, err := os.Getwd()
+			if err != nil {
+				return err
+			}
+			opts.Cwd = cwd
+			if runF != nil {
+				return runF(ctx, opts)
+			}
+			return runEnvExport(ctx, f, opts)
+		},
+	}
+}
+
+func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error {
+	name, err := pickStack(f, opts.Stack, opts.Stacks)
+	if err != nil {
+		return err
+	}
+	st, err := opts.Stacks.Load(ctx, name)
+	if err != nil {
+		return err
+	}
+	out := envExportJSON{Stack: st.Name, Variables: st.Values()}
+	if opts.Write != "" || opts.Merge != "" {
+		dir, err := project.Find(opts.ProjectDir, f.Getenv, opts.Cwd)
+		if err != nil {
+			return err
+		}
+		t := envfile.Target{Write: inDir(dir, opts.Write), Merge: inDir(dir, opts.Merge),
+			Gitignore: !opts.NoGitignore, Version: buildinfo.Get().Version, Now: f.Now()}
+		res, err := envfile.Export(ctx, st, t)
+		if err != nil {
+			return err
+		}
+		out.Path, out.MergedInto, out.GitignoreUpdated = res.Path, res.MergedInto, res.GitignoreUpdated
+		if opts.Format == "json" {
+			return f.Printer().Print(output.View{JSON: out})
+		}
+		f.say("wrote %d variables of stack %s to %s", len(res.Written), st.Name, orOther(res.Path, res.MergedInto))
+		if res.Path != "" && res.MergedInto != "" {
+			f.say("merged the loams block into %s", res.MergedInto)
+		}
+		if res.GitignoreUpdated != "" {
+			f.say("added %s to %s", filepath.Base(res.Path), res.GitignoreUpdated)
+		}
+		return nil
+	}
+	switch opts.Format {
+	case "json":
+		return f.Printer().Print(output.View{JSON: out})
+	case "shell":
+		_, err = f.IO.Out.Write(st.Shell())
+	default:
+		_, err = f.IO.Out.Write(st.Dotenv(buildinfo.Get().Version, f.Now()))
+	}
+	return err
+}
+
+// pickStack is --stack, else the profile's default_stack, else the only stack.
+func pickStack(f *Factory, flag string, stacks envStacks) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	p, err := f.Profile()
+	if err != nil {
+		return "", err
+	}
+	if p.DefaultStack != "" {
+		return p.DefaultStack, nil
+	}
+	names, err := stacks.Names()
+	if err != nil {
+		return "", err
+	}
+	switch len(names) {
+	case 0:
+		return "", errs.New(errs.StackNotFound, "create one with `loams stack create --name dev`", "there are no stacks yet")
+	case 1:
+		return names[0], nil
+	}
+	return "", errs.New(errs.Usage, fmt.Sprintf("pass --stack with one of: %v, or set `loams configure set default_stack NAME`", names),
+		"%d stacks exist and no default stack is set", len(names)).With("stacks", names)
+}
+
+// inDir resolves a relative path against the project directory; absolute
+// paths are used as given.
+func inDir(dir, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+func orOther(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// say tells a person what a command did, on stderr (stdout stays for data).
+func (f *Factory) say(format string, args ...any) {
+	if !f.Globals.Quiet {
+		fmt.Fprintf(f.IO.ErrOut, format+"\n", args...)
+	}
+}

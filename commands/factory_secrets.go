@@ -1,0 +1,31 @@
+package commands
+
+import (
+	"context"
+
+	"loams.dev/cli/secret"
+)
+
+// SecretStore opens the store of stack keys the profile asks for
+// (`secrets = auto|keyring|file`, LOAMS_SECRETS overrides). In auto mode a
+// keyring that does not answer means the file store, said once on stderr
+// in table mode.
+func (f *Factory) SecretStore(ctx context.Context) (secret.Store, error) {
+	h, err := f.Home()
+	if err != nil {
+		return nil, err
+	}
+	p, err := f.Profile()
+	if err != nil {
+		return nil, err
+	}
+	mode, err := secret.ResolveMode(p.Secrets, f.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	var notice func(string)
+	if !f.JSON() {
+		notice = func(s string) { f.Notice("%s", s) }
+	}
+	return secret.Open(ctx, mode, h, notice)
+}
