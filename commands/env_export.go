@@ -116,7 +116,7 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		}
 		out.Path, out.MergedInto, out.GitignoreUpdated = res.Path, res.MergedInto, res.GitignoreUpdated
 		if opts.Format == "json" {
-			return f.Printer().Print(output.View{JSON: out})
+			return output.WriteJSON(f.IO.Out, out)
 		}
 		f.say("wrote %d variables of stack %s to %s", len(res.Written), st.Name, orOther(res.Path, res.MergedInto))
 		if res.Path != "" && res.MergedInto != "" {
@@ -129,7 +129,8 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 	}
 	switch opts.Format {
 	case "json":
-		return f.Printer().Print(output.View{JSON: out})
+		// --format json is json even in table mode; the key stays redacted.
+		return output.WriteJSON(f.IO.Out, out)
 	case "shell":
 		_, err = f.IO.Out.Write(st.Shell())
 	default:
