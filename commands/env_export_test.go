@@ -41,7 +41,7 @@ func (s fakeStacks) Load(_ context.Context, name string) (envfile.Stack, error) 
 }
 
 func oneStack() fakeStacks {
-	return fakeStacks{"dev": {Name: "dev", Vars: []envfile.Var{{"LOAMS_URL", "http://127.0.0.1:8080"}, {"QDRANT_URL", "http://127.0.0.1:6333"}}, Key: secret.New(testKey)}}
+	return fakeStacks{"dev": {Name: "dev", Vars: []envfile.Var{{Name: "LOAMS_URL", Value: "http://127.0.0.1:8080"}, {Name: "QDRANT_URL", Value: "http://127.0.0.1:6333"}}, Key: secret.New(testKey)}}
 }
 
 func envFactory(t *testing.T, format output.Format, env map[string]string) (*Factory, *bytes.Buffer, *bytes.Buffer) {

@@ -1,0 +1,120 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/secret"
+)
+
+// keyringEnv is the environment of a loams run in the keyring tests: this
+// process's (session bus included) with LOAMS_* replaced.
+func keyringEnv(loamsHome string, drop string, extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "LOAMS_") || drop != "" && strings.HasPrefix(kv, drop+"=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(append(env, "LOAMS_HOME="+loamsHome), extra...)
+}
+
+type loamsResult struct {
+	stdout, stderr string
+	code           int
+	took           time.Duration
+}
+
+// runBin runs the built binary; a hang is killed after a minute and fails
+// the test, which is what "every keyring call has a timeout" means here.
+func runBin(t *testing.T, env []string, args ...string) loamsResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, testbin.Loams(t), args...)
+	cmd.Env = env
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("loams %v hung (killed after a minute)", args)
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return loamsResult{out.String(), errOut.String(), code, time.Since(start)}
+}
+
+// plantStack makes a stack env export can read.
+// TODO(stack): use `loams stack create --no-start --server-binary <stand-in>`
+// once stack/ is on main, and `stack delete --yes` for the removal.
+func plantStack(t *testing.T, h home.Home, name string) {
+	t.Helper()
+	if err := os.MkdirAll(h.Stack(name), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.Stack(name), "stack.toml"), []byte("name = \""+name+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestKeyringThroughCLI(t *testing.T) {
+	if os.Getenv("LOAMS_KEYRING_TEST") == "" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+		t.Skip("needs a real Secret Service: LOAMS_KEYRING_TEST=1 under dbus-run-session with gnome-keyring-daemon (.ci/steps/40-keyring.sh)")
+	}
+	ctx := context.Background()
+	h := home.Home{Dir: t.TempDir()}
+	const name = "ktest-cli"
+	plantStack(t, h, name)
+	kr := secret.NewKeyring()
+	key, _ := secret.Generate()
+	if err := kr.Set(ctx, name, key); err != nil {
+		t.Fatalf("store in the real keyring: %v", err)
+	}
+	t.Cleanup(func() { kr.Delete(ctx, name) })
+
+	// env export reads the key back from the real keyring, in both modes that use it.
+	for _, mode := range []string{"keyring", "auto"} {
+		r := runBin(t, keyringEnv(h.Dir, "", "LOAMS_SECRETS="+mode), "env", "export", "--stack", name)
+		if r.code != 0 || !strings.Contains(r.stdout, "LOAMS_API_KEY="+key.Reveal()+"\n") {
+			t.Fatalf("secrets=%s: env export exit %d, stderr %s; the key from the keyring is missing", mode, r.code, r.stderr)
+		}
+	}
+	if out, err := exec.Command("secret-tool", "lookup", "service", "loams", "username", "stack/"+name+"/api_key").Output(); err == nil && string(out) != key.Reveal() {
+		t.Errorf("secret-tool sees a different value")
+	}
+
+	// Without a session bus: auto falls back to the file store, keyring fails clearly.
+	noBus := func(mode string) []string {
+		return keyringEnv(h.Dir, "DBUS_SESSION_BUS_ADDRESS", "LOAMS_SECRETS="+mode)
+	}
+	r := runBin(t, noBus("keyring"), "env", "export", "--stack", name, "-o", "json")
+	var e struct{ Error struct{ Code string } }
+	json.Unmarshal([]byte(r.stderr), &e)
+	if r.code != 7 || e.Error.Code != "keyring_unavailable" || r.stdout != "" {
+		t.Errorf("keyring mode without a bus: exit %d, stderr %s; want 7 keyring_unavailable", r.code, r.stderr)
+	}
+	t.Logf("keyring mode without a bus failed after %s", r.took)
+	fileKey, _ := secret.Generate()
+	if err := (secret.File{Home: h}).Set(ctx, name, fileKey); err != nil {
+		t.Fatal(err)
+	}
+	r = runBin(t, noBus("auto"), "env", "export", "--stack", name)
+	if r.code != 0 || !strings.Contains(r.stdout, "LOAMS_API_KEY="+fileKey.Reveal()+"\n") {
+		t.Errorf("auto without a bus must fall back to the file store: exit %d, stderr %s", r.code, r.stderr)
+	}
+	t.Logf("auto mode without a bus fell back after %s", r.took)
+}
