@@ -27,11 +27,11 @@ func Confine(dir, p string) (string, error) {
 	if !filepath.IsAbs(joined) {
 		joined = filepath.Join(root, joined)
 	}
-	if !checkName(filepath.Base(joined)) {
-		return "", badName(p)
-	}
 	if !inside(root, joined) && !inside(dir, joined) {
 		return "", outside(p, root)
+	}
+	if !checkName(filepath.Base(joined)) {
+		return "", badName(p)
 	}
 	parent, err := filepath.EvalSymlinks(filepath.Dir(joined))
 	if err != nil {
