@@ -81,3 +81,5 @@ func storedCommand(stored map[string]any) (argv []string, url string, env map[st
 	}
 	return argv, "", env
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
