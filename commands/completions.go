@@ -12,7 +12,7 @@ func configureCompletions(c *cli.Command) {
 	c.Hidden = false
 	c.Usage = "Print a shell completion script"
 	c.Description = describe("Source the script to complete loams commands and flags in your shell.",
-		"source <(loams completions bash)",
+		"loams completions bash > ~/.local/share/bash-completion/completions/loams",
 		"loams completions zsh > \"${fpath[1]}/_loams\"",
 		"loams completions fish > ~/.config/fish/completions/loams.fish",
 		"loams completions powershell >> $PROFILE")

@@ -133,7 +133,7 @@ func (p *Printer) keyValues(rows [][]string) error {
 	}
 	for _, r := range rows {
 		key := p.style.key.Render(r[0] + ":")
-		pad := strings.Repeat(" ", width-lipgloss.Width(r[0])+1)
+		pad := strings.Repeat(" ", width-lipgloss.Width(r[0]))
 		if _, err := fmt.Fprintf(p.out, "%s%s %s\n", key, pad, p.cell(r[0], strings.Join(r[1:], " "))); err != nil {
 			return err
 		}

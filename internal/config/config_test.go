@@ -1,0 +1,91 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"loams.dev/cli/internal/errs"
+)
+
+func TestSetKeepsCommentsAndUnknownKeys(t *testing.T) {
+	const src = `# my loams settings
+[profile.default] # main
+default_stack = "dev"   # the one I use
+future_key = 42
+
+[profile.work]
+output = "json"
+
+[other]
+x = 1`
+	tests := []struct {
+		name, profile, key, value string
+		want                      string
+	}{
+		{"replace keeps trailing comment", "default", "default_stack", "prod",
+			strings.Replace(src, `default_stack = "dev"   # the one I use`, `default_stack = "prod" # the one I use`, 1)},
+		{"insert after last key of table", "default", "secrets", "file",
+			strings.Replace(src, "future_key = 42\n", "future_key = 42\nsecrets = \"file\"\n", 1)},
+		{"new table appended", "ci", "output", "text",
+			src + "\n\n[profile.ci]\noutput = \"text\"\n"},
+		{"quoted values", "work", "server_binary", `/opt/my "loams"/bin`,
+			strings.Replace(src, "output = \"json\"\n", "output = \"json\"\nserver_binary = \"/opt/my \\\"loams\\\"/bin\"\n", 1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "config.toml")
+			os.WriteFile(p, []byte(src), 0o600)
+			f, err := Load(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Set(tt.profile, tt.key, tt.value); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.Save(); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(p)
+			if string(got) != tt.want {
+				t.Fatalf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+			again, err := Load(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, _ := again.Profile(tt.profile); p.Get(tt.key) != tt.value {
+				t.Fatalf("read back %q", p.Get(tt.key))
+			}
+		})
+	}
+}
+
+func TestUnsetRemovesOnlyThatLine(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(p, []byte("[profile.default]\n# keep me\noutput = \"json\"\nsecrets = \"file\"\n"), 0o600)
+	f, _ := Load(p)
+	if err := f.Unset("default", "output"); err != nil {
+		t.Fatal(err)
+	}
+	f.Save()
+	got, _ := os.ReadFile(p)
+	if string(got) != "[profile.default]\n# keep me\nsecrets = \"file\"\n" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestBadInputIsRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.toml")
+	f, _ := Load(p)
+	for _, tc := range []struct{ key, value string }{{"colour", "x"}, {"output", "yaml"}, {"secrets", "vault"}, {"default_stack", "Dev"}} {
+		if err := f.Set("default", tc.key, tc.value); !errs.Is(err, errs.Usage) {
+			t.Errorf("Set(%s=%s) = %v, want usage", tc.key, tc.value, err)
+		}
+	}
+	os.WriteFile(p, []byte("[profile.default\nbroken"), 0o600)
+	if _, err := Load(p); !errs.Is(err, errs.ConfigUnparseable) {
+		t.Fatalf("Load of broken file = %v", err)
+	}
+}

@@ -1,0 +1,74 @@
+// Package testbin builds the repository's programs once per test process,
+// so tests can drive the real loams binary (and fixtures such as the
+// stand-in server) as child processes.
+package testbin
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	mu     sync.Mutex
+	built  = map[string]string{}
+	errs   = map[string]error{}
+	outDir string
+)
+
+// Loams returns the path of a freshly built loams binary.
+func Loams(t testing.TB) string { return Build(t, "./cmd/loams") }
+
+// Build compiles the package at pkg (relative to the module root) once per
+// process and returns the binary's path. Extra ldflags may be given.
+func Build(t testing.TB, pkg string, ldflags ...string) string {
+	t.Helper()
+	key := pkg + "|" + strings.Join(ldflags, " ")
+	mu.Lock()
+	defer mu.Unlock()
+	if p, ok := built[key]; ok {
+		return p
+	}
+	if err, ok := errs[key]; ok {
+		t.Fatal(err)
+	}
+	if outDir == "" {
+		d, err := os.MkdirTemp("", "loams-testbin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		outDir = d
+	}
+	out := filepath.Join(outDir, filepath.Base(pkg)+"-"+strconv.Itoa(len(built)))
+	args := []string{"build", "-o", out}
+	if len(ldflags) > 0 {
+		args = append(args, "-ldflags", strings.Join(ldflags, " "))
+	}
+	cmd := exec.Command("go", append(args, pkg)...)
+	cmd.Dir = moduleRoot()
+	if b, err := cmd.CombinedOutput(); err != nil {
+		errs[key] = err
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	built[key] = out
+	return out
+}
+
+// Cleanup removes the built binaries; call it from TestMain after m.Run.
+func Cleanup() {
+	mu.Lock()
+	defer mu.Unlock()
+	if outDir != "" {
+		os.RemoveAll(outDir)
+	}
+}
+
+func moduleRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
