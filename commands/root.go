@@ -36,6 +36,7 @@ func NewRoot(f *Factory) *cli.Command {
 		Commands: []*cli.Command{
 			newConfigureCmd(f),
 			newVersionCmd(f, nil),
+			newPkgCmd(f),
 		},
 		EnableShellCompletion:           true,
 		ShellCompletionCommandName:      "completions",

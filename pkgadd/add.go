@@ -52,7 +52,7 @@ type Result struct {
 	ProjectDir      string   `json:"project_dir"`
 	Manifest        string   `json:"manifest"`
 	ManifestChanged bool     `json:"manifest_changed"`
-	ExitCode        int      `json:"exit_code"`
+	ExitCode        *int     `json:"exit_code"` // null on a dry run: nothing ran
 	OutputTail      string   `json:"output_tail"`
 	Installed       bool     `json:"installed"`
 	Pinned          bool     `json:"pinned"`

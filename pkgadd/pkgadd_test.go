@@ -88,8 +88,8 @@ func TestDryRunPinsToTheMinorVersion(t *testing.T) {
 		if !reflect.DeepEqual(res.Command, c.want) {
 			t.Errorf("%v %v %s: got %q, want %q", c.files, c.packages, c.version, res.Command, c.want)
 		}
-		if res.Installed || !res.DryRun || res.ExitCode != -1 {
-			t.Errorf("%v: installed=%v dry_run=%v exit=%d, want false true -1", c.files, res.Installed, res.DryRun, res.ExitCode)
+		if res.Installed || !res.DryRun || res.ExitCode != nil {
+			t.Errorf("%v: installed=%v dry_run=%v exit=%v, want false true nil", c.files, res.Installed, res.DryRun, res.ExitCode)
 		}
 		if res.Pinned == (c.version == "dev") {
 			t.Errorf("%v %s: pinned=%v", c.files, c.version, res.Pinned)
@@ -197,7 +197,7 @@ func TestRunsTheManagerInTheProject(t *testing.T) {
 	if want := dir + "\ninstall\n@loams/client@~0.1.0\n"; string(argv) != want {
 		t.Fatalf("npm saw %q, want %q", argv, want)
 	}
-	if res.ExitCode != 0 || !res.Installed || !res.ManifestChanged || res.Manifest != "package.json" || res.OutputTail != "added 1 package\n" {
+	if *res.ExitCode != 0 || !res.Installed || !res.ManifestChanged || res.Manifest != "package.json" || res.OutputTail != "added 1 package\n" {
 		t.Fatalf("result %+v", res)
 	}
 }
@@ -209,8 +209,8 @@ func TestFailureIsAResultWithTheTail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.ExitCode != 3 || len(res.OutputTail) > tailSize || !strings.HasSuffix(res.OutputTail, "E404 not found\n") || !strings.HasPrefix(res.OutputTail, "line ") {
-		t.Fatalf("exit %d tail %d bytes %q…", res.ExitCode, len(res.OutputTail), res.OutputTail[:40])
+	if *res.ExitCode != 3 || len(res.OutputTail) > tailSize || !strings.HasSuffix(res.OutputTail, "E404 not found\n") || !strings.HasPrefix(res.OutputTail, "line ") {
+		t.Fatalf("exit %d tail %d bytes %q…", *res.ExitCode, len(res.OutputTail), res.OutputTail[:40])
 	}
 	if res.ManifestChanged {
 		t.Fatal("manifest reported changed")

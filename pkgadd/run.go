@@ -34,7 +34,7 @@ func Run(ctx context.Context, p *Plan, req Request) (*Result, error) {
 		Ecosystem: p.Registry, Language: p.Language, PackageManager: p.Name,
 		Command: p.Argv, ProjectDir: p.Dir, Manifest: p.manifestPath(),
 		Installed: p.Path != "", Pinned: p.Pinned, DryRun: req.DryRun, Dev: req.Dev,
-		Notes: p.Notes, ExitCode: -1,
+		Notes: p.Notes,
 	}
 	if req.DryRun {
 		if !res.Installed {
@@ -74,9 +74,10 @@ func Run(ctx context.Context, p *Plan, req Request) (*Result, error) {
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		res.ExitCode = 0
+		res.ExitCode = new(int)
 	case errors.As(err, &exit):
-		res.ExitCode = exit.ExitCode()
+		code := exit.ExitCode()
+		res.ExitCode = &code
 	default:
 		return nil, errs.New(errs.EcosystemUnsupported, p.Install, "cannot run %s: %v", p.Name, err).Wrap(err)
 	}
