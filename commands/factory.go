@@ -22,6 +22,10 @@ type Factory struct {
 
 	// Globals is filled in by the root command from flags, environment and profile.
 	Globals Globals
+
+	// agentsProjectDir stands in for the working directory when mcp
+	// install/doctor look for the project (tests; init's --project-dir).
+	agentsProjectDir string
 }
 
 // Globals are the root flags after resolution.

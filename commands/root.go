@@ -37,6 +37,7 @@ func NewRoot(f *Factory) *cli.Command {
 			newConfigureCmd(f),
 			newVersionCmd(f, nil),
 			newEnvCmd(f),
+			newPkgCmd(f),
 		},
 		EnableShellCompletion:           true,
 		ShellCompletionCommandName:      "completions",

@@ -1,0 +1,226 @@
+package agents
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Check is doctor's report on one registered entry.
+type Check struct {
+	Agent           string   `json:"agent"`
+	Scope           string   `json:"scope"`
+	Name            string   `json:"name"`
+	Config          string   `json:"config"`
+	Command         []string `json:"command,omitempty"`
+	URL             string   `json:"url,omitempty"`
+	Connected       bool     `json:"connected"`
+	ProtocolVersion string   `json:"protocol_version,omitempty"`
+	ServerVersion   string   `json:"server_version,omitempty"`
+	Tools           int      `json:"tools"`
+	HandshakeMS     int64    `json:"handshake_ms"`
+	Error           string   `json:"error,omitempty"`
+	Fix             string   `json:"fix,omitempty"`
+	Warning         string   `json:"warning,omitempty"`
+}
+
+// doctorTimeout bounds one handshake: agents give up sooner than this.
+const doctorTimeout = 20 * time.Second
+
+// Doctor finds every loams entry the agents would start (recorded installs
+// and the agents' known config files) and starts each exactly as the agent
+// would: same argv, same protocol revision, then tools/list.
+func Doctor(ctx context.Context, e Env) ([]Check, error) {
+	found, err := e.registered()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Check, len(found))
+	var wg sync.WaitGroup
+	for i, f := range found {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = e.check(ctx, f)
+		}()
+	}
+	wg.Wait()
+	return out, nil
+}
+
+type registration struct {
+	agent  Agent
+	scope  string
+	name   string
+	loc    Location
+	stored map[string]any
+}
+
+// registered lists loams entries in every known config location, plus
+// recorded installs whose entry has gone missing.
+func (e Env) registered() ([]registration, error) {
+	var out []registration
+	seen := map[string]bool{}
+	for _, a := range Agents() {
+		for _, scope := range a.Scopes {
+			loc, err := e.location(a, scope)
+			if err != nil {
+				continue // e.g. no project directory
+			}
+			servers, _ := loc.servers()
+			for _, name := range slices.Sorted(maps.Keys(servers)) {
+				if name != "loams" && !strings.HasPrefix(name, "loams-") {
+					continue
+				}
+				seen[a.Name+"/"+scope+"/"+name] = true
+				out = append(out, registration{a, scope, name, loc, servers[name]})
+			}
+		}
+	}
+	recs, err := loadRecords(e.Loams.MCPInstalls())
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs.Installs {
+		if seen[r.Agent+"/"+r.Scope+"/"+r.Name] {
+			continue
+		}
+		a, _, _ := Lookup(r.Agent, r.Scope)
+		out = append(out, registration{agent: a, scope: r.Scope, name: r.Name, loc: Location{Path: r.Path}})
+	}
+	return out, nil
+}
+
+// servers reads every entry of the location's server container.
+func (l Location) servers() (map[string]map[string]any, error) {
+	out := map[string]map[string]any{}
+	b, existed, err := readFile(l.Path)
+	if err != nil || !existed {
+		return out, err
+	}
+	var doc map[string]any
+	if l.Format == "toml" {
+		doc, err = tomlDecode(b)
+	} else {
+		err = jsonUnmarshal(b, &doc)
+	}
+	if err != nil {
+		return out, err
+	}
+	if l.Project != "" {
+		projects, _ := doc["projects"].(map[string]any)
+		doc, _ = projects[l.Project].(map[string]any)
+	}
+	servers, _ := doc[l.Container].(map[string]any)
+	for k, v := range servers {
+		if m, ok := v.(map[string]any); ok {
+			out[k] = m
+		}
+	}
+	return out, nil
+}
+
+func (e Env) check(ctx context.Context, r registration) Check {
+	c := Check{Agent: r.agent.Name, Scope: r.scope, Name: r.name, Config: r.loc.Path}
+	fix := fmt.Sprintf("loams mcp install --agent %s --scope %s", r.agent.Name, r.scope)
+	if r.stored == nil {
+		c.Error = "recorded by loams mcp install, but no longer in " + r.loc.Path
+		c.Fix = fix
+		return c
+	}
+	argv, url, env := storedCommand(r.stored)
+	c.Command, c.URL = argv, url
+	var transport mcp.Transport
+	var stderr tail
+	switch {
+	case url != "":
+		transport = &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1, DisableStandaloneSSE: true}
+		fix = "start the stack (`loams stack start`) or run `" + fix + "` to point at its current address"
+	case len(argv) > 0:
+		if filepath.IsAbs(argv[0]) {
+			if _, err := os.Stat(argv[0]); err != nil {
+				c.Error = fmt.Sprintf("%s does not exist (loams was moved or uninstalled)", argv[0])
+				c.Fix = fix
+				return c
+			}
+		}
+		if argv[0] != e.Executable && r.name == "loams" && e.Executable != "" {
+			c.Warning = "runs " + argv[0] + ", not this loams (" + e.Executable + ")"
+		}
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = e.ProjectDir
+		cmd.Env = e.childEnv()
+		if r.agent.Name == "claude-code" && e.ProjectDir != "" {
+			cmd.Env = append(cmd.Env, "CLAUDE_PROJECT_DIR="+e.ProjectDir)
+		}
+		for _, k := range slices.Sorted(maps.Keys(env)) {
+			cmd.Env = append(cmd.Env, k+"="+env[k])
+		}
+		cmd.Stderr = &stderr
+		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+	default:
+		c.Error = "the entry has neither a command nor a url"
+		c.Fix = fix
+		return c
+	}
+	ctx, cancel := context.WithTimeout(ctx, doctorTimeout)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "loams-doctor", Version: "1"}, nil)
+	start := time.Now()
+	session, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: r.agent.Protocol})
+	if err != nil {
+		c.Error = "handshake failed: " + err.Error()
+		if s := stderr.String(); s != "" {
+			c.Error += "; stderr: " + s
+		}
+		c.Fix = fix
+		return c
+	}
+	defer session.Close()
+	c.HandshakeMS = time.Since(start).Milliseconds()
+	if ir := session.InitializeResult(); ir != nil {
+		c.ProtocolVersion = ir.ProtocolVersion
+		if ir.ServerInfo != nil {
+			c.ServerVersion = ir.ServerInfo.Version
+		}
+	}
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		c.Error = "tools/list failed: " + err.Error()
+		c.Fix = fix
+		return c
+	}
+	c.Connected, c.Tools = true, len(tools.Tools)
+	return c
+}
+
+// tail keeps the last KiB of a server's stderr for the report.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 1024 {
+		t.buf = t.buf[len(t.buf)-1024:]
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.TrimSpace(strings.ToValidUTF8(string(t.buf), ""))
+}

@@ -1,0 +1,168 @@
+package agents
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"slices"
+	"strings"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/safefile"
+)
+
+// UninstallRequest is one `loams mcp uninstall`.
+type UninstallRequest struct {
+	Agent  string
+	Scope  string // "" = every scope recorded for the agent
+	DryRun bool
+}
+
+// Uninstall removes exactly the entries mcp-installs.json says we wrote for
+// the agent. A file that nobody else touched since gets its original bytes
+// back (or is removed, if we created it).
+func Uninstall(ctx context.Context, e Env, req UninstallRequest) ([]*Result, error) {
+	a, _, err := Lookup(req.Agent, req.Scope)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := loadRecords(e.Loams.MCPInstalls())
+	if err != nil {
+		return nil, err
+	}
+	var mine, rest []Record
+	for _, r := range recs.Installs {
+		if r.Agent == a.Name && (req.Scope == "" || r.Scope == req.Scope) {
+			mine = append(mine, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	var results []*Result
+	var paths []string
+	for _, r := range mine {
+		if !slices.Contains(paths, r.Path) {
+			paths = append(paths, r.Path)
+		}
+	}
+	for _, path := range paths {
+		var these []Record
+		for _, r := range mine {
+			if r.Path == path {
+				these = append(these, r)
+			}
+		}
+		othersThere := slices.ContainsFunc(rest, func(r Record) bool { return r.Path == path })
+		res, err := e.uninstallFile(ctx, a, these, recs.Files[path], othersThere, req.DryRun)
+		if err != nil {
+			return results, err
+		}
+		results = append(results, res)
+		if !req.DryRun {
+			if othersThere {
+				if after, existed, _ := readFile(path); existed {
+					st := recs.Files[path]
+					st.WrittenSHA256 = hash(after)
+					recs.Files[path] = st
+				}
+			} else {
+				delete(recs.Files, path)
+			}
+		}
+	}
+	if req.DryRun || len(mine) == 0 {
+		return results, nil
+	}
+	recs.Installs = rest
+	return results, recs.save(e)
+}
+
+func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st FileState, othersThere, dryRun bool) (*Result, error) {
+	first := these[0]
+	res := &Result{Agent: a.Name, Scope: first.Scope, Via: first.Via, Path: first.Path, DryRun: dryRun}
+	for _, r := range these {
+		res.Entries = append(res.Entries, r.Name)
+	}
+	current, existed, err := readFile(first.Path)
+	if err != nil {
+		return nil, err
+	}
+	if !existed {
+		return res, nil // already gone: nothing of ours is left there
+	}
+	// Only our edits happened since the original: give it back whole.
+	if st.WrittenSHA256 != "" && st.OnlyOurs && !othersThere && hash(current) == st.WrittenSHA256 {
+		var original []byte
+		if st.OriginalExisted {
+			if original, err = os.ReadFile(st.Backup); err != nil || hash(original) != st.OriginalSHA256 {
+				original = nil
+			}
+		}
+		if !st.OriginalExisted || original != nil {
+			res.Changed, res.Restored = true, true
+			res.Diff = unifiedDiff(first.Path, current, original)
+			if dryRun {
+				return res, nil
+			}
+			if !st.OriginalExisted {
+				return res, os.Remove(first.Path)
+			}
+			if err := safefile.Write(first.Path, original, safefile.Mode(first.Path, 0o600)); err != nil {
+				return nil, err
+			}
+			os.Remove(st.Backup) // identical to the file again
+			return res, nil
+		}
+	}
+	loc := Location{Path: first.Path, Format: "json", Container: "mcpServers", Project: first.Project}
+	if a.Name == "codex" {
+		loc.Format, loc.Container = "toml", "mcp_servers"
+	}
+	if first.Via == "cli" {
+		if cli := e.findCLI(ctx, a); cli != "" {
+			for _, r := range these {
+				if stored, _ := loc.current(r.Name); stored == nil {
+					continue
+				}
+				res.Commands = append(res.Commands, removeArgv(a, r.Scope, r.Name))
+			}
+			res.Changed = len(res.Commands) > 0
+			if dryRun {
+				return res, nil
+			}
+			for _, argv := range res.Commands {
+				if err := e.runCLI(ctx, cli, argv); err != nil {
+					return nil, err
+				}
+			}
+			return res, nil
+		}
+		if first.Project != "" {
+			var cmds []string
+			for _, r := range these {
+				cmds = append(cmds, strings.Join(removeArgv(a, r.Scope, r.Name), " "))
+			}
+			return nil, errs.New(errs.ConfirmationRequired, "run: "+strings.Join(cmds, " && "),
+				"the local scope of Claude Code is edited by the `claude` CLI, which is not installed").With("commands", cmds)
+		}
+	}
+	doc := current
+	for _, r := range these {
+		if loc.Format == "toml" {
+			doc, _, err = tomlRemove(doc, loc.Container, r.Name)
+		} else {
+			doc, _, err = jsonRemove(doc, loc.Container, r.Name)
+		}
+		if err != nil {
+			return nil, editError(first.Path, err)
+		}
+	}
+	res.Changed = !bytes.Equal(doc, current)
+	if res.Changed {
+		res.Diff = unifiedDiff(first.Path, current, doc)
+	}
+	if dryRun || !res.Changed {
+		return res, nil
+	}
+	return res, safefile.Write(first.Path, doc, safefile.Mode(first.Path, 0o600))
+}

@@ -1,0 +1,71 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// askLine prints question on stderr and reads one line from stdin. It
+// reads byte by byte so that several questions in a row (loams init) do
+// not lose answers to a buffer.
+func (f *Factory) askLine(question string) (string, error) {
+	fmt.Fprint(f.IO.ErrOut, question)
+	var b strings.Builder
+	buf := make([]byte, 1)
+	for {
+		n, err := f.IO.In.Read(buf)
+		if n == 1 {
+			if buf[0] == '\n' {
+				break
+			}
+			b.WriteByte(buf[0])
+		}
+		if err == io.EOF {
+			if b.Len() == 0 {
+				return "", err
+			}
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return strings.TrimSpace(b.String()), nil
+}
+
+// askYes asks a yes/no question; an empty answer takes def.
+func (f *Factory) askYes(question string, def bool) (bool, error) {
+	suffix := " [y/N] "
+	if def {
+		suffix = " [Y/n] "
+	}
+	ans, err := f.askLine(question + suffix)
+	if err != nil {
+		return false, err
+	}
+	switch strings.ToLower(ans) {
+	case "":
+		return def, nil
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
+}
+
+// askChoice offers numbered options and returns the index chosen.
+func (f *Factory) askChoice(question string, options []string) (int, error) {
+	for i, o := range options {
+		fmt.Fprintf(f.IO.ErrOut, "  %d) %s\n", i+1, o)
+	}
+	for {
+		ans, err := f.askLine(fmt.Sprintf("%s [1-%d] ", question, len(options)))
+		if err != nil {
+			return 0, err
+		}
+		var n int
+		if _, err := fmt.Sscan(ans, &n); err == nil && n >= 1 && n <= len(options) {
+			return n - 1, nil
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package commands
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/agents"
+	"loams.dev/cli/internal/output"
+)
+
+func newMCPDoctorCmd(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "doctor",
+		Usage: "Start every agent's loams MCP entry the way the agent does and report",
+		Description: describe("Finds loams entries in the agents' config files and in mcp-installs.json,\n"+
+			"runs each configured command, performs the MCP handshake and tools/list, and\n"+
+			"says how to fix the ones that fail. Run it first when an agent says\n"+
+			"\"MCP server failed\".",
+			"loams mcp doctor", "loams mcp doctor --output json"),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			return runMCPDoctor(ctx, f)
+		},
+	}
+}
+
+func runMCPDoctor(ctx context.Context, f *Factory) error {
+	env, err := f.agentsEnv("")
+	if err != nil {
+		return err
+	}
+	stop := f.IO.Progress("starting the agents' loams entries")
+	checks, err := agents.Doctor(ctx, env)
+	stop()
+	if err != nil {
+		return err
+	}
+	if checks == nil {
+		checks = []agents.Check{}
+	}
+	header := []string{"agent", "scope", "entry", "status", "protocol", "tools", "handshake", "command"}
+	failed := false
+	for _, c := range checks {
+		failed = failed || !c.Connected
+	}
+	if failed {
+		header = append(header, "problem", "fix")
+	}
+	var rows [][]string
+	for _, c := range checks {
+		status, target := "connected", c.URL
+		if !c.Connected {
+			status = "failed"
+		}
+		if target == "" {
+			target = shellJoin(c.Command)
+		}
+		row := []string{c.Agent, c.Scope, c.Name, status, c.ProtocolVersion, strconv.Itoa(c.Tools), strconv.FormatInt(c.HandshakeMS, 10) + " ms", target}
+		if failed {
+			problem := c.Error
+			if problem == "" {
+				problem = c.Warning
+			}
+			row = append(row, problem, c.Fix)
+		}
+		rows = append(rows, row)
+	}
+	return f.Printer().Print(output.View{JSON: map[string]any{"agents": checks}, Header: header, Rows: rows,
+		Empty: "no agent has a loams MCP entry; run `loams mcp install --agent claude-code` (or codex, cursor, windsurf)"})
+}

@@ -1,0 +1,97 @@
+package commands
+
+import (
+	"context"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/agents"
+	"loams.dev/cli/internal/output"
+)
+
+type mcpInstallOptions struct {
+	agent, scope, stack string
+	dryRun              bool
+}
+
+func newMCPInstallCmd(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "install",
+		Usage: "Register `loams mcp serve` with a coding agent",
+		Description: describe("Uses the agent's own CLI when it is installed (claude, codex), else edits its\n"+
+			"config file, changing only the loams entries. When the stack has the mcp\n"+
+			"engine, its HTTP endpoint is registered too, as loams-<stack>.\n"+
+			"Scopes: claude-code user|project|local, codex user, cursor user|project, windsurf user.",
+			"loams mcp install --agent claude-code", "loams mcp install --agent cursor --scope project --dry-run"),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
+			&cli.StringFlag{Name: "scope", Usage: "user, project or local (default: user)"},
+			&cli.StringFlag{Name: "stack", Usage: "stack whose HTTP MCP endpoint to add (default: the profile's default_stack)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			return runMCPInstall(ctx, f, &mcpInstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"),
+				stack: cmd.String("stack"), dryRun: cmd.Bool("dry-run")})
+		},
+	}
+}
+
+func runMCPInstall(ctx context.Context, f *Factory, opts *mcpInstallOptions) error {
+	env, err := f.agentsEnv("")
+	if err != nil {
+		return err
+	}
+	if _, _, err := agents.Lookup(opts.agent, opts.scope); err != nil {
+		return err
+	}
+	stack, url, err := f.stackMCPEndpoint(opts.stack)
+	if err != nil {
+		return err
+	}
+	res, err := agents.Install(ctx, env, agents.InstallRequest{Agent: opts.agent, Scope: opts.scope,
+		Stack: stack, MCPURL: url, DryRun: opts.dryRun})
+	if err != nil {
+		return err
+	}
+	return f.Printer().Print(agentResultView(res, res))
+}
+
+// agentResultView renders one install/uninstall result; json is doc.
+func agentResultView(res *agents.Result, doc any) output.View {
+	if res.DryRun {
+		return output.View{JSON: doc, Raw: dryRunText(res)}
+	}
+	state := "unchanged"
+	if res.Changed {
+		state = "changed"
+	}
+	if res.Restored {
+		state = "restored to its original bytes"
+	}
+	rows := [][]string{{"agent", res.Agent}, {"scope", res.Scope}, {"via", via(res)}, {"config", res.Path + " (" + state + ")"},
+		{"entries", strings.Join(res.Entries, ", ")}}
+	if res.Backup != "" {
+		rows = append(rows, []string{"backup", res.Backup})
+	}
+	return output.View{JSON: doc, Rows: rows}
+}
+
+func via(res *agents.Result) string {
+	if res.Via == "cli" {
+		return "the agent's CLI"
+	}
+	return "file edit"
+}
+
+func dryRunText(res *agents.Result) string {
+	if !res.Changed {
+		return "# " + res.Path + ": nothing to change\n"
+	}
+	var b strings.Builder
+	for _, c := range res.Commands {
+		b.WriteString(shellJoin(c) + "\n")
+	}
+	b.WriteString(res.Diff)
+	return b.String()
+}

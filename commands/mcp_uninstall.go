@@ -1,0 +1,71 @@
+package commands
+
+import (
+	"context"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/agents"
+	"loams.dev/cli/internal/output"
+)
+
+type mcpUninstallOptions struct {
+	agent, scope string
+	dryRun       bool
+}
+
+func newMCPUninstallCmd(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "uninstall",
+		Usage: "Remove the entries `loams mcp install` wrote for an agent",
+		Description: describe("Removes exactly what $LOAMS_HOME/mcp-installs.json records. A config file that\n"+
+			"nothing else changed since gets its original bytes back.",
+			"loams mcp uninstall --agent codex", "loams mcp uninstall --agent claude-code --scope project --dry-run"),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
+			&cli.StringFlag{Name: "scope", Usage: "only this scope (default: every scope installed)"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			return runMCPUninstall(ctx, f, &mcpUninstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"), dryRun: cmd.Bool("dry-run")})
+		},
+	}
+}
+
+func runMCPUninstall(ctx context.Context, f *Factory, opts *mcpUninstallOptions) error {
+	env, err := f.agentsEnv("")
+	if err != nil {
+		return err
+	}
+	results, err := agents.Uninstall(ctx, env, agents.UninstallRequest{Agent: opts.agent, Scope: opts.scope, DryRun: opts.dryRun})
+	if err != nil {
+		return err
+	}
+	if results == nil {
+		results = []*agents.Result{}
+	}
+	doc := map[string]any{"agent": opts.agent, "removed": results, "dry_run": opts.dryRun}
+	if len(results) == 0 {
+		return f.Printer().Print(output.View{JSON: doc, Empty: "nothing recorded for " + opts.agent + " in mcp-installs.json: nothing to remove"})
+	}
+	if opts.dryRun {
+		var raw strings.Builder
+		for _, r := range results {
+			raw.WriteString(dryRunText(r))
+		}
+		return f.Printer().Print(output.View{JSON: doc, Raw: raw.String()})
+	}
+	var rows [][]string
+	for _, r := range results {
+		state := "unchanged"
+		switch {
+		case r.Restored:
+			state = "restored"
+		case r.Changed:
+			state = "removed"
+		}
+		rows = append(rows, []string{r.Agent, r.Scope, strings.Join(r.Entries, ", "), r.Path, state})
+	}
+	return f.Printer().Print(output.View{JSON: doc, Header: []string{"agent", "scope", "entries", "config", "state"}, Rows: rows})
+}

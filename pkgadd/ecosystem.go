@@ -1,0 +1,178 @@
+package pkgadd
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"loams.dev/cli/internal/errs"
+)
+
+// Manager is one package manager and how to ask it to add a dependency.
+type Manager struct {
+	Name     string   // the program: npm, pnpm, uv, …
+	Language string   // typescript, python, rust, go (the --language values)
+	Registry Registry // where its packages come from
+	Add      []string // argv after the program: ["install"], ["add"], ["get"]
+	DevFlag  []string // nil: the manager has no dev dependencies
+	Manifest string   // the file it edits
+	Markers  []string // files that mean "this project uses me", strongest first
+	Install  string   // how to get the program, for ecosystem_unsupported
+}
+
+// Managers is the detection order of the spec: lockfiles before bare manifests.
+func Managers() []Manager {
+	return []Manager{
+		{Name: "pnpm", Language: "typescript", Registry: NPM, Add: []string{"add"}, DevFlag: []string{"-D"},
+			Manifest: "package.json", Markers: []string{"pnpm-lock.yaml"}, Install: "install pnpm: `corepack enable pnpm` or `npm install -g pnpm`"},
+		{Name: "bun", Language: "typescript", Registry: NPM, Add: []string{"add"}, DevFlag: []string{"-d"},
+			Manifest: "package.json", Markers: []string{"bun.lock", "bun.lockb"}, Install: "install bun: see https://bun.sh"},
+		{Name: "yarn", Language: "typescript", Registry: NPM, Add: []string{"add"}, DevFlag: []string{"-D"},
+			Manifest: "package.json", Markers: []string{"yarn.lock"}, Install: "install yarn: `corepack enable yarn` or `npm install -g yarn`"},
+		{Name: "npm", Language: "typescript", Registry: NPM, Add: []string{"install"}, DevFlag: []string{"--save-dev"},
+			Manifest: "package.json", Markers: []string{"package-lock.json", "package.json"}, Install: "install Node.js, which ships npm: see https://nodejs.org"},
+		{Name: "uv", Language: "python", Registry: PyPI, Add: []string{"add"}, DevFlag: []string{"--dev"},
+			Manifest: "pyproject.toml", Markers: []string{"uv.lock"}, Install: "install uv: `pipx install uv` or see https://docs.astral.sh/uv/"},
+		{Name: "poetry", Language: "python", Registry: PyPI, Add: []string{"add"}, DevFlag: []string{"--group", "dev"},
+			Manifest: "pyproject.toml", Markers: []string{"poetry.lock"}, Install: "install Poetry: `pipx install poetry`"},
+		{Name: "cargo", Language: "rust", Registry: Crates, Add: []string{"add"}, DevFlag: []string{"--dev"},
+			Manifest: "Cargo.toml", Markers: []string{"Cargo.toml"}, Install: "install Rust with rustup: see https://rustup.rs"},
+		{Name: "go", Language: "go", Registry: GoMod, Add: []string{"get"},
+			Manifest: "go.mod", Markers: []string{"go.mod"}, Install: "install Go: see https://go.dev/dl/"},
+	}
+}
+
+// Languages are the values of --language.
+var languages = []string{"typescript", "python", "rust", "go"}
+
+// defaultManager is used when --language names a language the project shows
+// no sign of (a new project): the manager that needs no lockfile.
+var defaultManager = map[string]string{"typescript": "npm", "python": "uv", "rust": "cargo", "go": "go"}
+
+// ManagerNamed returns the manager called name.
+func ManagerNamed(name string) (Manager, bool) {
+	for _, m := range Managers() {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Manager{}, false
+}
+
+// Found is a manager detected in a project, and the file that gave it away.
+type Found struct {
+	Manager
+	Marker string
+}
+
+var toolUV = regexp.MustCompile(`(?m)^\s*\[\s*tool\.uv[\].]`)
+var toolPoetry = regexp.MustCompile(`(?m)^\s*\[\s*tool\.poetry[\].]`)
+
+// Detect lists, one per language, the managers the project in dir uses. A
+// requirements.txt with nothing better is reported through pipOnly.
+func Detect(dir string) (found []Found, pipOnly bool) {
+	exists := func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
+	}
+	seen := map[string]bool{}
+	for _, m := range Managers() {
+		if seen[m.Language] {
+			continue
+		}
+		for _, marker := range m.Markers {
+			if exists(marker) {
+				found = append(found, Found{Manager: m, Marker: marker})
+				seen[m.Language] = true
+				break
+			}
+		}
+	}
+	if !seen["python"] && exists("pyproject.toml") {
+		// No lockfile: [tool.poetry] means Poetry; otherwise uv, which adds to
+		// any standard [project] table ([tool.uv] or not).
+		b, _ := os.ReadFile(filepath.Join(dir, "pyproject.toml"))
+		name := "uv"
+		if toolPoetry.Match(b) && !toolUV.Match(b) {
+			name = "poetry"
+		}
+		m, _ := ManagerNamed(name)
+		found = append(found, Found{Manager: m, Marker: "pyproject.toml"})
+		seen["python"] = true
+	}
+	return found, !seen["python"] && exists("requirements.txt")
+}
+
+// choose picks the manager for language (or the single detected one).
+func choose(dir, language string, found []Found, pipOnly bool, fits func(Manager) bool) (Found, []Found, error) {
+	if language != "" {
+		if !contains(languages, language) {
+			return Found{}, nil, errs.New(errs.Usage, "use --language "+strings.Join(languages, ", "), "unknown language %q", language).With("language", language)
+		}
+		for _, f := range found {
+			if f.Language == language {
+				return f, nil, nil
+			}
+		}
+		if language == "python" && pipOnly {
+			return Found{}, nil, pipUnsupported(dir)
+		}
+		m, _ := ManagerNamed(defaultManager[language])
+		return Found{Manager: m}, nil, nil
+	}
+	var fitting []Found
+	for _, f := range found {
+		if fits(f.Manager) {
+			fitting = append(fitting, f)
+		}
+	}
+	switch {
+	case len(fitting) == 1:
+		return fitting[0], nil, nil
+	case len(fitting) > 1:
+		return Found{}, fitting, nil
+	case len(found) > 0:
+		return Found{}, nil, errs.New(errs.EcosystemUnsupported, "pass --language to add it to another part of the project",
+			"the requested packages are not published for %s", describeFound(found)).With("found", names(found))
+	case pipOnly:
+		return Found{}, nil, pipUnsupported(dir)
+	}
+	return Found{}, nil, errs.New(errs.EcosystemUnsupported,
+		"run it in a project with package.json, pyproject.toml, Cargo.toml or go.mod, or pass --language",
+		"no package manifest found in %s", dir).With("project_dir", dir)
+}
+
+func pipUnsupported(dir string) error {
+	return errs.New(errs.EcosystemUnsupported,
+		"pip has no `add`: append the package to requirements.txt and run `pip install -r requirements.txt`, or move the project to uv (`uv init`)",
+		"%s has only a requirements.txt", dir).With("project_dir", dir)
+}
+
+func describeFound(found []Found) string {
+	return strings.Join(names(found), ", ")
+}
+
+func names(found []Found) []string {
+	var out []string
+	for _, f := range found {
+		out = append(out, f.Language+" ("+f.Name+", "+markerOr(f)+")")
+	}
+	return out
+}
+
+func markerOr(f Found) string {
+	if f.Marker == "" {
+		return "no manifest yet"
+	}
+	return f.Marker
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

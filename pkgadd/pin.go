@@ -1,0 +1,51 @@
+package pkgadd
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// pseudo matches Go pseudo-versions (v0.0.0-20261202101500-abcdef123456):
+// builds from a commit, not a release.
+var pseudo = regexp.MustCompile(`\d{14}-[0-9a-f]{12}$`)
+
+// minorOf turns a CLI version ("0.1.3", "v1.2.0-rc.1") into major and minor.
+// ok is false for dev builds and anything else without a release number:
+// those pin nothing.
+func minorOf(version string) (major, minor int, ok bool) {
+	v := strings.TrimPrefix(version, "v")
+	if v == "" || v == "dev" || pseudo.MatchString(v) { // pseudo-versions are dev builds too
+		return 0, 0, false
+	}
+	v, _, _ = strings.Cut(v, "-")
+	v, _, _ = strings.Cut(v, "+")
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 {
+		return 0, 0, false
+	}
+	maj, err1 := strconv.Atoi(parts[0])
+	min, err2 := strconv.Atoi(parts[1])
+	if err1 != nil || err2 != nil || maj < 0 || min < 0 {
+		return 0, 0, false
+	}
+	return maj, min, true
+}
+
+// pinned returns the argument that asks reg for name at the CLI's minor
+// version, so the SDK speaks the same API as the server the CLI runs.
+func pinned(reg Registry, name string, major, minor int) string {
+	switch reg {
+	case NPM:
+		return fmt.Sprintf("%s@~%d.%d.0", name, major, minor)
+	case PyPI:
+		return fmt.Sprintf("%s>=%d.%d,<%d.%d", name, major, minor, major, minor+1)
+	case Crates:
+		return fmt.Sprintf("%s@%d.%d", name, major, minor)
+	case GoMod:
+		// A Go version query: the latest v0.1.x.
+		return fmt.Sprintf("%s@v%d.%d", name, major, minor)
+	}
+	return name
+}

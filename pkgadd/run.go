@@ -1,0 +1,152 @@
+package pkgadd
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"loams.dev/cli/internal/errs"
+)
+
+// tailSize is how much of the package manager's output a result keeps.
+const tailSize = 4 << 10
+
+// Add prepares and runs the request (or only prepares it on a dry run).
+func Add(ctx context.Context, req Request) (*Result, error) {
+	p, err := Prepare(req)
+	if err != nil {
+		return nil, err
+	}
+	return Run(ctx, p, req)
+}
+
+// Run executes a prepared plan. A non-zero exit of the package manager is a
+// result (exit_code, output_tail), not an error: the caller decides.
+func Run(ctx context.Context, p *Plan, req Request) (*Result, error) {
+	res := &Result{
+		Ecosystem: p.Registry, Language: p.Language, PackageManager: p.Name,
+		Command: p.Argv, ProjectDir: p.Dir, Manifest: p.manifestPath(),
+		Installed: p.Path != "", Pinned: p.Pinned, DryRun: req.DryRun, Dev: req.Dev,
+		Notes: p.Notes,
+	}
+	if req.DryRun {
+		if !res.Installed {
+			res.Notes = append(res.Notes, p.Name+" is not installed: "+p.Install)
+		}
+		return res, nil
+	}
+	if p.Path == "" {
+		return nil, errs.New(errs.EcosystemUnsupported, p.Install, "%s is not installed (looked on PATH)", p.Name).
+			With("package_manager", p.Name).With("command", p.Argv)
+	}
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	manifest := filepath.Join(p.Dir, p.Manifest)
+	before := digest(manifest)
+	tail := &tailBuffer{max: tailSize}
+	cmd := exec.CommandContext(ctx, p.Path, p.Argv[1:]...)
+	cmd.Dir = p.Dir
+	cmd.Env = childEnv(req.Getenv)
+	cmd.Stdin = nil // package managers must not wait for a question nobody sees
+	cmd.Stdout, cmd.Stderr = tail, tail
+	killGroup(cmd)
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	res.OutputTail = tail.String()
+	res.ManifestChanged = before != digest(manifest)
+	if ctx.Err() == context.DeadlineExceeded {
+		return nil, errs.New(errs.Timeout, "run the command yourself to see what it waits for: "+strings.Join(p.Argv, " "),
+			"%s did not finish within %s and was stopped", p.Name, timeout).
+			With("command", p.Argv).With("output_tail", res.OutputTail)
+	}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		res.ExitCode = new(int)
+	case errors.As(err, &exit):
+		code := exit.ExitCode()
+		res.ExitCode = &code
+	default:
+		return nil, errs.New(errs.EcosystemUnsupported, p.Install, "cannot run %s: %v", p.Name, err).Wrap(err)
+	}
+	return res, nil
+}
+
+// childEnv is our environment with PATH as the caller sees it (tests give
+// their own PATH of fake package managers).
+func childEnv(getenv func(string) string) []string {
+	env := os.Environ()
+	if path := getenv("PATH"); path != os.Getenv("PATH") {
+		env = append(env, "PATH="+path)
+	}
+	return env
+}
+
+func digest(path string) [32]byte {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return [32]byte{}
+	}
+	return sha256.Sum256(b)
+}
+
+// lookPath finds name on path without consulting the process's own PATH.
+func lookPath(name, path string) string {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		for _, cand := range executableNames(filepath.Join(dir, name)) {
+			if fi, err := os.Stat(cand); err == nil && !fi.IsDir() && isExecutable(fi) {
+				if abs, err := filepath.Abs(cand); err == nil {
+					return abs
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu   sync.Mutex
+	max  int
+	buf  []byte
+	lost bool
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+		t.lost = true
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.buf
+	if t.lost {
+		// Do not start in the middle of a UTF-8 sequence or a line.
+		if i := bytes.IndexByte(b, '\n'); i >= 0 && i < len(b)-1 {
+			b = b[i+1:]
+		}
+	}
+	return strings.ToValidUTF8(string(b), "")
+}
