@@ -38,6 +38,7 @@ func NewRoot(f *Factory) *cli.Command {
 			newVersionCmd(f, nil),
 			newEnvCmd(f),
 			newPkgCmd(f),
+			newMCPCmd(f),
 		},
 		EnableShellCompletion:           true,
 		ShellCompletionCommandName:      "completions",

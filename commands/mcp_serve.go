@@ -1,0 +1,66 @@
+package commands
+
+import (
+	"context"
+	"os"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/internal/buildinfo"
+	"loams.dev/cli/mcpserve"
+)
+
+type mcpServeOptions struct {
+	stack      string
+	projectDir string
+}
+
+func newMCPServeCmd(f *Factory) *cli.Command {
+	opts := &mcpServeOptions{}
+	return &cli.Command{
+		Name:  "serve",
+		Usage: "Run the stdio MCP server that coding agents start",
+		Description: describe("Speaks MCP (JSON-RPC, one message per line) on stdin and stdout; logs go to\n"+
+			"stderr (warnings) and $LOAMS_HOME/logs/mcp.log. Agents start it themselves:\n"+
+			"register it with `loams mcp install --agent AGENT`.",
+			"loams mcp serve", "loams mcp serve --stack dev --project-dir ~/src/app"),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "stack", Usage: "stack the tools use when none is named (default: the profile's default_stack)", Destination: &opts.stack},
+			&cli.StringFlag{Name: "project-dir", Usage: "project directory for env_export and add_package", Destination: &opts.projectDir},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			return runMCPServe(ctx, f, opts)
+		},
+	}
+}
+
+// mcpServer builds the server from the factory; `mcp tools` lists the same.
+func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), error) {
+	h, err := f.Home()
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := f.Profile()
+	if err != nil {
+		return nil, nil, err
+	}
+	stack := opts.stack
+	if stack == "" {
+		stack = p.DefaultStack
+	}
+	cwd, _ := os.Getwd()
+	srv, closeFn := mcpserve.New(mcpserve.Options{
+		Home: h, Getenv: f.Getenv, Profile: p, Stack: stack, ProjectDir: opts.projectDir,
+		Cwd: cwd, Now: f.Now, Build: buildinfo.Get(), Stderr: f.IO.ErrOut,
+	})
+	return srv, closeFn, nil
+}
+
+func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
+	srv, closeFn, err := f.mcpServer(opts)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	return srv.Serve(ctx, f.IO.In, f.IO.Out)
+}

@@ -1,0 +1,354 @@
+package mcpserve_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/internal/testbin"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testbin.Cleanup()
+	os.Exit(code)
+}
+
+// serverEnv is a throwaway LOAMS_HOME with the file secret store, so no
+// test touches the developer's keyring or stacks.
+func serverEnv(t *testing.T) []string {
+	t.Helper()
+	return append(os.Environ(), "LOAMS_HOME="+t.TempDir(), "LOAMS_SECRETS=file", "CLAUDE_PROJECT_DIR="+t.TempDir())
+}
+
+// rpc is one JSON-RPC message as the server wrote it.
+type rpc struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Result  json.RawMessage `json:"result"`
+	Error   *struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	} `json:"error"`
+}
+
+// serve pipes input into the built binary, checks that stdout holds only
+// JSON-RPC (one message or batch per line), and returns the messages by id.
+func serve(t *testing.T, input string) (map[string]rpc, []string) {
+	t.Helper()
+	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
+	cmd.Env = serverEnv(t)
+	cmd.Stdin = strings.NewReader(input)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcp serve: %v\nstderr: %s", err, stderr.String())
+	}
+	byID := map[string]rpc{}
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		lines = append(lines, line)
+		var msgs []rpc
+		if strings.HasPrefix(line, "[") {
+			if err := json.Unmarshal([]byte(line), &msgs); err != nil {
+				t.Fatalf("stdout line is not a JSON-RPC batch: %v\n%s", err, line)
+			}
+		} else {
+			var m rpc
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("stdout line is not JSON: %v\n%.300s", err, line)
+			}
+			msgs = []rpc{m}
+		}
+		for _, m := range msgs {
+			if m.JSONRPC != "2.0" || (m.Result == nil && m.Error == nil && m.Method == "") {
+				t.Fatalf("stdout line is not a JSON-RPC 2.0 message: %.300s", line)
+			}
+			byID[string(m.ID)] = m
+		}
+	}
+	return byID, lines
+}
+
+const (
+	initLegacy = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+	initDone   = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
+
+// The SDK's own stdio transport exits on bad JSON and drops answers at EOF;
+// these are the cases our framing exists for, plus the JSON-RPC basics.
+func TestRawLines(t *testing.T) {
+	t.Parallel()
+	big := strings.Repeat("a", 10<<20)
+	huge := strings.Repeat("b", 17<<20)
+	input := lines(
+		fmt.Sprintf(initLegacy, "2025-06-18"),
+		initDone,
+		`this is not json`,
+		``,
+		`   `,
+		`{"jsonrpc":"2.0","id":2,"method":"no/such/method"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"no_such_tool","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"loams_info","arguments":{"bogus":true}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"ping","params":{"_meta":{"pad":"`+big+`"}}}`,
+		`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"pad":"`+huge+`"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":8,"method":"resources/list"}`,
+		`{"jsonrpc":"2.0","id":9,"method":"resources/templates/list"}`,
+		`{"jsonrpc":"2.0","id":10,"method":"prompts/list"}`,
+		`{"id":11}`,
+	) + `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"loams_info"}}` // no final newline: stdin closes mid-line
+	got, out := serve(t, input)
+
+	errCode := func(id string) int {
+		t.Helper()
+		m, ok := got[id]
+		if !ok || m.Error == nil {
+			t.Fatalf("id %s: want a JSON-RPC error, got %+v", id, m)
+		}
+		return m.Error.Code
+	}
+	if c := errCode("null"); c != -32700 && c != -32600 {
+		t.Errorf("bad JSON: code %d", c)
+	}
+	var parseErrors, tooLong int
+	for _, l := range out {
+		parseErrors += strings.Count(l, "-32700")
+		if strings.Contains(l, "16 MiB") {
+			tooLong++
+		}
+	}
+	if parseErrors != 1 || tooLong != 1 {
+		t.Errorf("want one -32700 and one oversized-line error, got %d and %d", parseErrors, tooLong)
+	}
+	for id, want := range map[string]int{"2": -32601, "3": -32602, "11": -32600} {
+		if c := errCode(id); c != want {
+			t.Errorf("id %s: code %d, want %d", id, c, want)
+		}
+	}
+	if _, ok := got["6"]; ok {
+		t.Error("the oversized request was answered as if it had been read")
+	}
+	for _, id := range []string{"5", "7", "8", "9", "10", "12"} {
+		if m, ok := got[id]; !ok || m.Error != nil {
+			t.Errorf("id %s: want a result, got %+v", id, m)
+		}
+	}
+	var schemaErr struct {
+		IsError           bool              `json:"isError"`
+		StructuredContent map[string]string `json:"structuredContent"`
+	}
+	_ = json.Unmarshal(got["4"].Result, &schemaErr)
+	if !schemaErr.IsError || schemaErr.StructuredContent["error"] != "usage" || !strings.Contains(schemaErr.StructuredContent["message"], "bogus") {
+		t.Errorf("schema failure: want an isError result with code usage naming the field, got %s", got["4"].Result)
+	}
+	for _, l := range []string{"resources", "resourceTemplates", "prompts"} {
+		if !strings.Contains(string(got["8"].Result)+string(got["9"].Result)+string(got["10"].Result), `"`+l+`":[]`) {
+			t.Errorf("want an empty %s list", l)
+		}
+	}
+	if len(got) != 12 { // 1..12 minus 6, plus the null-id errors
+		t.Logf("messages: %d", len(got))
+	}
+}
+
+func TestRequestBeforeInitialize(t *testing.T) {
+	t.Parallel()
+	got, _ := serve(t, lines(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if m := got["1"]; m.Error == nil {
+		t.Fatalf("tools/list before initialize: want an error, got %s", m.Result)
+	}
+}
+
+func TestNotificationGetsNoAnswer(t *testing.T) {
+	t.Parallel()
+	_, out := serve(t, lines(fmt.Sprintf(initLegacy, "2025-11-25"), initDone, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	if len(out) != 1 {
+		t.Fatalf("want only the initialize answer, got %d lines:\n%s", len(out), strings.Join(out, "\n"))
+	}
+}
+
+func TestBatch(t *testing.T) {
+	t.Parallel()
+	_, out := serve(t, lines(
+		fmt.Sprintf(initLegacy, "2025-03-26"), initDone,
+		`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":3,"method":"tools/list"}]`,
+	))
+	if len(out) != 2 || !strings.HasPrefix(out[1], "[") {
+		t.Fatalf("want the initialize answer and one batch answer, got:\n%s", strings.Join(out, "\n"))
+	}
+	var batch []rpc
+	_ = json.Unmarshal([]byte(out[1]), &batch)
+	if len(batch) != 2 || string(batch[0].ID) != "2" || string(batch[1].ID) != "3" {
+		t.Fatalf("batch answer: %s", out[1])
+	}
+}
+
+func TestHandshakeVersions(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ asked, want string }{
+		{"2025-11-25", "2025-11-25"},
+		{"2025-06-18", "2025-06-18"},
+		{"2025-03-26", "2025-03-26"},
+		{"2024-11-05", "2024-11-05"},
+		{"1999-01-01", "2025-11-25"},
+	} {
+		got, _ := serve(t, lines(fmt.Sprintf(initLegacy, tc.asked)))
+		var res struct {
+			ProtocolVersion string `json:"protocolVersion"`
+			ServerInfo      struct{ Name, Title, Version string }
+			Capabilities    map[string]json.RawMessage
+		}
+		_ = json.Unmarshal(got["1"].Result, &res)
+		if res.ProtocolVersion != tc.want {
+			t.Errorf("asked %s: answered %q, want %s", tc.asked, res.ProtocolVersion, tc.want)
+		}
+		if res.ServerInfo.Name != "loams" || res.ServerInfo.Title != "Loams" {
+			t.Errorf("serverInfo: %+v", res.ServerInfo)
+		}
+		if len(res.Capabilities) != 1 || string(res.Capabilities["tools"]) != "{}" {
+			t.Errorf("capabilities must be tools only, without listChanged: %s", got["1"].Result)
+		}
+	}
+}
+
+const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"%s","io.modelcontextprotocol/clientCapabilities":{}}`
+
+func TestStateless(t *testing.T) {
+	t.Parallel()
+	got, _ := serve(t, lines(
+		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+fmt.Sprintf(meta, "2026-07-28")+`}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+fmt.Sprintf(meta, "2026-07-28")+`}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{`+fmt.Sprintf(meta, "2099-01-01")+`}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"loams_info","arguments":{},`+fmt.Sprintf(meta, "2026-07-28")+`}}`,
+	))
+	var disc struct {
+		ResultType        string                           `json:"resultType"`
+		SupportedVersions []string                         `json:"supportedVersions"`
+		Instructions      string                           `json:"instructions"`
+		CacheScope        string                           `json:"cacheScope"`
+		Meta              map[string]struct{ Name string } `json:"_meta"`
+	}
+	_ = json.Unmarshal(got["1"].Result, &disc)
+	if disc.ResultType != "complete" || len(disc.SupportedVersions) == 0 || disc.Instructions == "" || disc.CacheScope != "public" ||
+		disc.Meta["io.modelcontextprotocol/serverInfo"].Name != "loams" {
+		t.Errorf("server/discover: %s", got["1"].Result)
+	}
+	if !strings.Contains(string(got["2"].Result), `"resultType":"complete"`) || !strings.Contains(string(got["5"].Result), `"resultType":"complete"`) {
+		t.Errorf("results must carry resultType: %s", got["2"].Result)
+	}
+	if e := got["3"].Error; e == nil || e.Code != -32022 || !strings.Contains(string(e.Data), `"requested":"2099-01-01"`) || !strings.Contains(string(e.Data), `"supported"`) {
+		t.Errorf("unknown version: %+v", got["3"])
+	}
+	if e := got["4"].Error; e == nil || e.Code != -32602 {
+		t.Errorf("missing client capabilities: %+v", got["4"])
+	}
+}
+
+// Codex sends _meta.progressToken on old-style requests: _meta alone must
+// not switch a request to the stateless revision.
+func TestMetaAloneIsOldStyle(t *testing.T) {
+	t.Parallel()
+	got, _ := serve(t, lines(fmt.Sprintf(initLegacy, "2025-06-18"), initDone,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"loams_info","arguments":{},"_meta":{"progressToken":7}}}`))
+	if m := got["2"]; m.Error != nil || m.Result == nil || strings.Contains(string(m.Result), "resultType") {
+		t.Fatalf("want an old-style result, got %+v %s", m.Error, m.Result)
+	}
+}
+
+// The go-sdk client is a real client: its default probes server/discover,
+// and each forced version takes the initialize handshake.
+func TestGoSDKClient(t *testing.T) {
+	t.Parallel()
+	for _, version := range []string{"", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} {
+		t.Run("version="+version, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
+			cmd.Env = serverEnv(t)
+			client := mcp.NewClient(&mcp.Implementation{Name: "loams-test", Version: "1"}, nil)
+			session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer session.Close()
+			negotiated := session.InitializeResult().ProtocolVersion
+			if want := version; want != "" && negotiated != want {
+				t.Errorf("negotiated %s, want %s", negotiated, want)
+			}
+			if version == "" && negotiated < "2026-07-28" {
+				t.Errorf("default client should get the stateless revision, got %s", negotiated)
+			}
+			tools, err := session.ListTools(ctx, nil)
+			if err != nil || len(tools.Tools) == 0 {
+				t.Fatalf("tools/list: %v %v", tools, err)
+			}
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "loams_info", Arguments: map[string]any{}})
+			if err != nil || res.IsError {
+				t.Fatalf("loams_info: %v %+v", err, res)
+			}
+			var info struct {
+				Version      string `json:"version"`
+				OutputSchema int    `json:"output_schema"`
+			}
+			data, _ := json.Marshal(res.StructuredContent)
+			if json.Unmarshal(data, &info); info.OutputSchema != 1 || info.Version == "" {
+				t.Errorf("loams_info: %s", data)
+			}
+			bad, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "loams_info", Arguments: map[string]any{"nope": 1}})
+			if err != nil || !bad.IsError {
+				t.Errorf("bad arguments: want an isError result, got %v %+v", err, bad)
+			}
+		})
+	}
+}
+
+func TestSIGTERMExitsCleanly(t *testing.T) {
+	t.Parallel()
+	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
+	cmd.Env = serverEnv(t)
+	stdin, _ := cmd.StdinPipe()
+	defer stdin.Close()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(stdin, initLegacy+"\n", "2025-11-25")
+	answered := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		answered <- line
+	}()
+	select {
+	case line := <-answered:
+		if !strings.Contains(line, `"id":1`) {
+			t.Fatalf("initialize: %s", line)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no answer to initialize")
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("after SIGTERM: %v (want exit 0)", err)
+	}
+}

@@ -1,0 +1,34 @@
+// Package mcpserve is `loams mcp serve`: a stdio MCP server, built on the
+// official Go SDK, that offers coding agents eight fixed tools.
+//
+// The SDK speaks both protocol generations (the initialize handshake and the
+// stateless 2026-07-28 revision); lineconn.go replaces its stdio framing,
+// which exits on a line that is not JSON and drops answers at EOF.
+//
+// # Adding a tool
+//
+// One file per tool, named after it (stack_start.go). The file declares an
+// input struct whose `json` and `jsonschema` tags name and describe every
+// field (the schema is inferred from it, additionalProperties false), a
+// result struct with snake_case json tags, and a method on *Server:
+//
+//	func (s *Server) stackStartTool() tool {
+//		return newTool(toolSpec[stackStartInput, stack.Description]{
+//			Name: "stack_start", Title: "Start a local stack",
+//			Description: "When to use it, an example, the limits (≤ ~400 chars).",
+//			Annotations: mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no(), OpenWorldHint: no()},
+//			Schema:      func(s *jsonschema.Schema) { /* enums, bounds, defaults */ },
+//			Run:         s.stackStart,
+//		})
+//	}
+//
+// then adds one line to (*Server).tools in server.go. Run returns the result
+// or an error: a *errs.Error becomes an isError result {error, message,
+// hint}; arguments that fail the schema never reach Run. A result over
+// 32 KiB is shrunk through its Truncate method (see truncatable) or refused.
+// Tools call stack/, docsindex/, envfile/, pkgadd/ directly, and open slow
+// things (the docs index, the keyring) on first use, never in New.
+// After changing a tool, rewrite the snapshot:
+//
+//	LOAMS_UPDATE_GOLDEN=1 go test ./mcpserve -run Golden
+package mcpserve

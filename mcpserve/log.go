@@ -1,0 +1,76 @@
+package mcpserve
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+)
+
+// logRotateAt is the size at which mcp.log is moved to mcp.log.1 when a
+// server starts; one old file is kept.
+const logRotateAt = 8 << 20
+
+// newLogger logs at warn to stderr and at info to mcp.log; never to stdout.
+// A log file that cannot be opened costs the file log, not the server.
+func newLogger(stderr io.Writer, path string) (*slog.Logger, func()) {
+	handlers := []slog.Handler{slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})}
+	closeFn := func() {}
+	if path != "" {
+		if f, err := openLog(path); err == nil {
+			handlers = append(handlers, slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))
+			closeFn = func() { _ = f.Close() }
+		} else {
+			slog.New(handlers[0]).Warn("mcp.log unavailable; logging to stderr only", "error", err)
+		}
+	}
+	return slog.New(fanout(handlers)), closeFn
+}
+
+func openLog(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Size() > logRotateAt {
+		_ = os.Rename(path, path+".1")
+	}
+	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+}
+
+// fanout sends each record to every handler that wants its level.
+type fanout []slog.Handler
+
+func (h fanout) Enabled(ctx context.Context, l slog.Level) bool {
+	for _, x := range h {
+		if x.Enabled(ctx, l) {
+			return true
+		}
+	}
+	return false
+}
+
+func (h fanout) Handle(ctx context.Context, r slog.Record) error {
+	for _, x := range h {
+		if x.Enabled(ctx, r.Level) {
+			_ = x.Handle(ctx, r.Clone())
+		}
+	}
+	return nil
+}
+
+func (h fanout) WithAttrs(attrs []slog.Attr) slog.Handler {
+	out := make(fanout, len(h))
+	for i, x := range h {
+		out[i] = x.WithAttrs(attrs)
+	}
+	return out
+}
+
+func (h fanout) WithGroup(name string) slog.Handler {
+	out := make(fanout, len(h))
+	for i, x := range h {
+		out[i] = x.WithGroup(name)
+	}
+	return out
+}

@@ -1,0 +1,199 @@
+package mcpserve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/internal/buildinfo"
+	"loams.dev/cli/internal/home"
+)
+
+// session runs a Server in-process over pipes, through the same framing
+// as stdio, and returns a line writer and a line reader.
+func session(t *testing.T, extra ...tool) (send func(string), recv func() string) {
+	t.Helper()
+	h := home.Home{Dir: t.TempDir()}
+	srv, closeLog := New(Options{Home: h, Getenv: func(k string) string {
+		if k == "LOAMS_SECRETS" {
+			return "file"
+		}
+		return ""
+	}, Build: buildinfo.Info{Version: "0.1.0", Commit: "abc1234"}, extraTools: extra})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(ctx, inR, outW)
+		outW.Close()
+	}()
+	t.Cleanup(func() { inW.Close(); cancel(); <-done; closeLog() })
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	send = func(s string) { _, _ = io.WriteString(inW, s+"\n") }
+	recv = func() string {
+		select {
+		case l := <-lines:
+			return l
+		case <-time.After(30 * time.Second):
+			t.Fatal("no answer from the server")
+			return ""
+		}
+	}
+	return send, recv
+}
+
+func handshake(send func(string), recv func() string) {
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	recv()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
+// A tool call that blocks (stack_start waiting for readiness) must not
+// delay requests sent after it.
+func TestConcurrentRequests(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	type none struct{}
+	blocker := newTool(toolSpec[none, none]{
+		Name: "test_block", Title: "Block", Description: "Blocks until released.",
+		Run: func(ctx context.Context, _ none) (none, error) {
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return none{}, nil
+		},
+	})
+	send, recv := session(t, blocker)
+	handshake(send, recv)
+	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test_block","arguments":{}}}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	if first := recv(); !strings.Contains(first, `"id":2`) {
+		t.Fatalf("tools/list waited for the blocked call; first answer: %.200s", first)
+	}
+	close(release)
+	if second := recv(); !strings.Contains(second, `"id":1`) {
+		t.Fatalf("blocked call: %.200s", second)
+	}
+}
+
+// The tools/list snapshot freezes names, descriptions and schemas: a change
+// must be deliberate (LOAMS_UPDATE_GOLDEN=1 rewrites it) and stays small,
+// because agents pay for it in every session.
+func TestGoldenToolsList(t *testing.T) {
+	t.Parallel()
+	send, recv := session(t)
+	handshake(send, recv)
+	send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	var resp struct {
+		Result struct {
+			Tools []json.RawMessage `json:"tools"`
+		} `json:"result"`
+	}
+	line := recv()
+	if err := json.Unmarshal([]byte(line), &resp); err != nil {
+		t.Fatal(err)
+	}
+	compact, _ := json.Marshal(map[string]any{"tools": resp.Result.Tools})
+	if len(compact) >= 6<<10 {
+		t.Errorf("tools/list is %d bytes of JSON; keep it under 6 KiB", len(compact))
+	}
+	var pretty bytes.Buffer
+	_ = json.Indent(&pretty, compact, "", "  ")
+	pretty.WriteByte('\n')
+	golden := filepath.Join("testdata", "tools-list.json")
+	if os.Getenv("LOAMS_UPDATE_GOLDEN") != "" {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (LOAMS_UPDATE_GOLDEN=1 go test ./mcpserve -run Golden writes it)", err)
+	}
+	if !bytes.Equal(want, pretty.Bytes()) {
+		t.Errorf("tools/list differs from %s; if the change is deliberate, rerun with LOAMS_UPDATE_GOLDEN=1\n got: %s", golden, pretty.String())
+	}
+	t.Logf("tools/list: %d tools, %d bytes", len(resp.Result.Tools), len(compact))
+}
+
+// Every tool declares annotations and a closed input schema with a
+// description on every property.
+func TestToolDefinitions(t *testing.T) {
+	t.Parallel()
+	srv, closeLog := New(Options{Home: home.Home{Dir: t.TempDir()}, Getenv: func(string) string { return "" }})
+	defer closeLog()
+	for _, def := range srv.Tools() {
+		if def.Annotations == nil || def.Title == "" || def.Description == "" || len(def.Description) > 450 {
+			t.Errorf("%s: needs a title, annotations and a description of at most ~400 characters", def.Name)
+		}
+		data, _ := json.Marshal(def.InputSchema)
+		var schema struct {
+			AdditionalProperties *bool `json:"additionalProperties"`
+			Properties           map[string]struct {
+				Description string `json:"description"`
+			} `json:"properties"`
+		}
+		_ = json.Unmarshal(data, &schema)
+		if schema.AdditionalProperties == nil || *schema.AdditionalProperties {
+			t.Errorf("%s: input schema must set additionalProperties:false: %s", def.Name, data)
+		}
+		for name, p := range schema.Properties {
+			if p.Description == "" {
+				t.Errorf("%s.%s: property without a description", def.Name, name)
+			}
+		}
+	}
+}
+
+type manyItems struct {
+	Items     []string `json:"items"`
+	Truncated bool     `json:"truncated"`
+}
+
+func (m *manyItems) Truncate() bool {
+	if len(m.Items) == 0 {
+		return false
+	}
+	m.Items = m.Items[:len(m.Items)/2]
+	m.Truncated = true
+	return true
+}
+
+func TestResultCap(t *testing.T) {
+	t.Parallel()
+	big := &manyItems{}
+	for range 2000 {
+		big.Items = append(big.Items, strings.Repeat("x", 100))
+	}
+	res := success(big)
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError || len(text) > resultCap || !strings.Contains(text, `"truncated":true`) {
+		t.Fatalf("want a truncated result under %d bytes, got %d bytes, isError=%v", resultCap, len(text), res.IsError)
+	}
+	if res := success(map[string]string{"big": strings.Repeat("y", resultCap)}); !res.IsError {
+		t.Fatal("a result that cannot shrink must be refused, not sent")
+	}
+}

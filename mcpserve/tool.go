@@ -1,0 +1,167 @@
+package mcpserve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/internal/errs"
+)
+
+// resultCap is the largest result a tool returns unless it says otherwise:
+// agents pay for every byte in their context.
+const resultCap = 32 << 10
+
+// A tool is one entry of tools/list and the function behind it.
+type tool struct {
+	def    *mcp.Tool
+	handle mcp.ToolHandler
+}
+
+// toolSpec is what a tool file declares; newTool turns it into a tool.
+type toolSpec[In, Out any] struct {
+	Name, Title, Description string
+	Annotations              mcp.ToolAnnotations
+	// Schema adjusts the inferred input schema: enums, bounds, defaults.
+	Schema func(s *jsonschema.Schema)
+	Run    func(ctx context.Context, in In) (Out, error)
+}
+
+// truncatable results can shed items to fit under the cap; Truncate drops
+// some and reports whether anything was left to drop.
+type truncatable interface{ Truncate() bool }
+
+// newTool infers the input schema from In (its `jsonschema` tags describe
+// every field), and wraps Run so that arguments are checked against the
+// schema, errors become isError results with a code and a hint, and the
+// result fits under the cap.
+func newTool[In, Out any](spec toolSpec[In, Out]) tool {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", spec.Name, err)) // a programming error, caught by every test
+	}
+	schema.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+	if spec.Schema != nil {
+		spec.Schema(schema)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: schema: %v", spec.Name, err))
+	}
+	ann := spec.Annotations
+	ann.Title = spec.Title
+	def := &mcp.Tool{Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: schema, Annotations: &ann}
+	handle := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in, err := decodeArgs[In](req.Params.Arguments, resolved)
+		if err != nil {
+			return failure(err), nil
+		}
+		out, err := spec.Run(ctx, in)
+		if err != nil {
+			return failure(err), nil
+		}
+		return success(out), nil
+	}
+	return tool{def: def, handle: handle}
+}
+
+// decodeArgs checks raw arguments against the schema (defaults applied) and
+// decodes them; a failure is a usage error that names the field.
+func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, error) {
+	var in In
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	var generic map[string]any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return in, errs.New(errs.Usage, "pass the arguments as a JSON object", "arguments are not a JSON object")
+	}
+	if err := schema.ApplyDefaults(&generic); err != nil {
+		return in, errs.New(errs.Usage, "check the tool's input schema", "invalid arguments: %v", err)
+	}
+	if err := schema.Validate(generic); err != nil {
+		return in, errs.New(errs.Usage, "check the tool's input schema in tools/list", "invalid arguments: %s", schemaMessage(err))
+	}
+	data, _ := json.Marshal(generic)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return in, errs.New(errs.Usage, "check the tool's input schema in tools/list", "invalid arguments: %v", err)
+	}
+	return in, nil
+}
+
+// schemaMessage shortens the validator's nested "validating root: …" chain
+// to its last, most specific part.
+func schemaMessage(err error) string {
+	msg := err.Error()
+	msg = strings.ReplaceAll(msg, "validating root: ", "")
+	if i := strings.LastIndex(msg, "validating /properties/"); i >= 0 {
+		msg = msg[i+len("validating /properties/"):]
+		msg = strings.Replace(msg, ": ", " ", 1)
+		return "field " + msg
+	}
+	return msg
+}
+
+// toolError is the structured content of a failed call: what the model
+// reads to recover.
+type toolError struct {
+	Error   string         `json:"error"`
+	Message string         `json:"message"`
+	Hint    string         `json:"hint"`
+	Details map[string]any `json:"details,omitempty"`
+}
+
+func failure(err error) *mcp.CallToolResult {
+	var e *errs.Error
+	switch {
+	case errors.As(err, &e):
+	case errors.Is(err, context.Canceled):
+		e = errs.New(errs.Interrupted, "retry the call", "the call was cancelled")
+	case errors.Is(err, context.DeadlineExceeded):
+		e = errs.New(errs.Timeout, "retry the call", "the call timed out")
+	default:
+		e = errs.As(err)
+	}
+	body := toolError{Error: string(e.Code), Message: e.Message, Hint: e.Hint, Details: e.Details}
+	res := structured(body)
+	res.IsError = true
+	return res
+}
+
+func success(out any) *mcp.CallToolResult {
+	for {
+		res := structured(out)
+		text := res.Content[0].(*mcp.TextContent).Text
+		if len(text) <= resultCap {
+			return res
+		}
+		t, ok := out.(truncatable)
+		if !ok || !t.Truncate() {
+			return failure(errs.New(errs.Internal, "ask for less (a smaller limit)", "the result is larger than %d KiB", resultCap>>10))
+		}
+	}
+}
+
+// structured puts v in structuredContent and the same JSON in one text item.
+func structured(v any) *mcp.CallToolResult {
+	data, err := json.Marshal(v)
+	if err != nil {
+		data = []byte(`{"error":"internal","message":"result could not be encoded","hint":"this is a bug in loams"}`)
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}},
+		StructuredContent: json.RawMessage(data),
+	}
+}
+
+// Pointer helpers for annotations, whose optional hints are *bool.
+func yes() *bool { t := true; return &t }
+func no() *bool  { f := false; return &f }
