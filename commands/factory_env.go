@@ -3,13 +3,11 @@ package commands
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
-	"sort"
 
 	"loams.dev/cli/envfile"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/secret"
+	"loams.dev/cli/stack"
 )
 
 // homeStacks reads the stacks of LOAMS_HOME for env export.
@@ -20,32 +18,20 @@ func (s homeStacks) Names() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(h.StacksDir())
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(h.Stack(e.Name()), "stack.toml")); err == nil {
-			out = append(out, e.Name())
-		}
-	}
-	sort.Strings(out)
-	return out, nil
+	return stack.List(h)
 }
 
 // Load is the one adapter from a stack to what env export writes.
-// TODO(stack): replace the body with stack.Load + (*Spec).EnvVars once
-// stack/ is on main; until then it only knows the stack exists.
 func (s homeStacks) Load(ctx context.Context, name string) (envfile.Stack, error) {
 	h, err := s.f.Home()
 	if err != nil {
 		return envfile.Stack{}, err
 	}
-	if _, err := os.Stat(filepath.Join(h.Stack(name), "stack.toml")); err != nil {
-		return envfile.Stack{}, errs.New(errs.StackNotFound, "run `loams stack list`", "no stack named %q", name).With("name", name)
+	spec, err := stack.Load(h, name)
+	if err != nil {
+		return envfile.Stack{}, err
 	}
-	return stackWithKey(ctx, s.f, name, nil)
+	return stackWithKey(ctx, s.f, name, spec.EnvVars())
 }
 
 // stackWithKey adds the stack's key from the secret store; a vanished key is

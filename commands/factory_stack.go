@@ -1,0 +1,85 @@
+package commands
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"loams.dev/cli/internal/buildinfo"
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/output"
+	"loams.dev/cli/stack"
+)
+
+// Supervisor is the stack manager for this LOAMS_HOME and profile.
+func (f *Factory) Supervisor() (*stack.Supervisor, error) {
+	h, err := f.Home()
+	if err != nil {
+		return nil, err
+	}
+	p, err := f.Profile()
+	if err != nil {
+		return nil, err
+	}
+	return &stack.Supervisor{Home: h, Secrets: f.SecretStore, Getenv: f.Getenv, ProfileServer: p.ServerBinary,
+		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now}, nil
+}
+
+// stackName is --name, else --stack's default: the profile's default_stack.
+func (f *Factory) stackName(name string) (string, error) {
+	if name != "" {
+		return name, nil
+	}
+	p, err := f.Profile()
+	if err != nil {
+		return "", err
+	}
+	if p.DefaultStack != "" {
+		return p.DefaultStack, nil
+	}
+	return "", errs.New(errs.Usage, "pass --name NAME, or set one with `loams configure set default_stack NAME`", "no stack given and no default_stack set")
+}
+
+// describeView renders a stack as a key/value block plus its endpoints.
+func describeView(d *stack.Description) ([][]string, string) {
+	rows := [][]string{{"name", d.Name}, {"state", d.State}}
+	if d.PID != nil {
+		rows = append(rows, []string{"pid", fmt.Sprint(*d.PID)}, []string{"started", d.StartedAt.Format("2006-01-02 15:04:05Z")})
+	}
+	for _, e := range d.Engines {
+		var eps []string
+		for _, k := range slices.Sorted(maps.Keys(e.Endpoints)) {
+			if len(e.Endpoints) == 1 {
+				eps = append(eps, e.Endpoints[k])
+			} else {
+				eps = append(eps, k+" "+e.Endpoints[k])
+			}
+		}
+		rows = append(rows, []string{e.Engine, strings.Join(eps, "  ")})
+	}
+	rows = append(rows, []string{"server", d.ServerVersion + " (" + d.ServerBinary + ")"}, []string{"data", d.DataDir}, []string{"log", d.LogPath})
+	tail := ""
+	if len(d.LogTail) > 0 {
+		tail = strings.Join(d.LogTail, "\n")
+	}
+	return rows, tail
+}
+
+func (f *Factory) printStack(d *stack.Description) error {
+	rows, tail := describeView(d)
+	if err := f.Printer().Print(output.View{JSON: d, Rows: rows}); err != nil {
+		return err
+	}
+	if tail != "" && !f.JSON() {
+		f.Notice("last lines of %s:\n%s", d.LogPath, tail)
+	}
+	return nil
+}
+
+// withProgress shows a spinner on stderr (TTY only) while fn runs.
+func (f *Factory) withProgress(msg string, fn func() error) error {
+	stop := f.IO.Progress(msg)
+	defer stop()
+	return fn()
+}

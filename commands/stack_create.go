@@ -1,0 +1,88 @@
+package commands
+
+import (
+	"context"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/stack"
+)
+
+type stackCreateOptions struct {
+	stack.CreateOptions
+	engines string
+	noStart bool
+}
+
+func newStackCreateCmd(f *Factory) *cli.Command {
+	opts := &stackCreateOptions{}
+	return &cli.Command{
+		Name:  "create",
+		Usage: "Create a stack and start it",
+		Description: describe("Allocates ports (the defaults for the first stack, then blocks of 100 from\n"+
+			"20000), writes $LOAMS_HOME/stacks/NAME/stack.toml, makes the stack's API key and\n"+
+			"starts the server. Engines: "+strings.Join(stack.Names(), ", ")+".",
+			"loams stack create --name dev", "loams stack create --name search --engines qdrant,es --no-start",
+			"loams stack create --name dev --server-binary ./target/release/loams"),
+		Flags: []cli.Flag{
+			nameFlag(&opts.Name, true),
+			&cli.StringFlag{Name: "engines", Usage: "comma-separated engines (default: native,flight-sql,qdrant,es and mcp when the server has it)", Destination: &opts.engines},
+			&cli.StringFlag{Name: "storage", Usage: "where hot data lives: dir:PATH or mount:PATH (default: the stack's directory)", Destination: &opts.Storage},
+			&cli.IntFlag{Name: "port-base", Usage: "use ports BASE+offset instead of choosing", Destination: &opts.PortBase},
+			&cli.StringFlag{Name: "server-binary", Usage: "path of the Loams server binary (recorded in stack.toml)", Destination: &opts.ServerBinary},
+			&cli.BoolFlag{Name: "no-start", Usage: "create the stack without starting it", Destination: &opts.noStart},
+			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &opts.Wait},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if opts.engines != "" {
+				opts.Engines = strings.Split(opts.engines, ",")
+			}
+			opts.Start = !opts.noStart
+			return runStackCreate(ctx, f, opts)
+		},
+	}
+}
+
+func runStackCreate(ctx context.Context, f *Factory, opts *stackCreateOptions) error {
+	sv, err := f.Supervisor()
+	if err != nil {
+		return err
+	}
+	var d *stack.Description
+	err = f.withProgress("starting "+opts.Name+"…", func() (err error) {
+		d, err = sv.Create(ctx, opts.CreateOptions)
+		return err
+	})
+	// A stack whose first start failed still exists: it becomes the default
+	// all the same, so the hint's `loams stack start` finds it.
+	if _, lerr := stack.Load(sv.Home, opts.Name); lerr == nil {
+		if aerr := f.adoptDefaultStack(opts.Name); aerr != nil && err == nil {
+			err = aerr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return f.printStack(d)
+}
+
+// adoptDefaultStack makes the first stack created the profile's default.
+func (f *Factory) adoptDefaultStack(name string) error {
+	p, err := f.Profile()
+	if err != nil || p.DefaultStack != "" {
+		return err
+	}
+	cfg, err := f.Config()
+	if err != nil {
+		return err
+	}
+	profile := f.Globals.Profile
+	if profile == "" {
+		profile = "default"
+	}
+	if err := cfg.Set(profile, "default_stack", name); err != nil {
+		return err
+	}
+	return cfg.Save()
+}

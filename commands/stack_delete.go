@@ -1,0 +1,52 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/output"
+)
+
+func newStackDeleteCmd(f *Factory) *cli.Command {
+	var name string
+	var keepData, yes bool
+	return &cli.Command{
+		Name:    "delete",
+		Aliases: []string{"rm"},
+		Usage:   "Stop a stack and delete its directory, data and API key",
+		Description: describe("Asks first on a terminal; scripts pass --yes. --keep-data moves data/ aside.",
+			"loams stack delete --name dev --yes", "loams stack delete --name dev --keep-data --yes"),
+		Flags: []cli.Flag{nameFlag(&name, true),
+			&cli.BoolFlag{Name: "keep-data", Usage: "move data/ to $LOAMS_HOME/kept/ instead of deleting it", Destination: &keepData},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation", Destination: &yes}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			sv, err := f.Supervisor()
+			if err != nil {
+				return err
+			}
+			if _, err := sv.Describe(ctx, name); err != nil {
+				return err
+			}
+			if !yes {
+				if !f.CanPrompt() {
+					return errs.New(errs.ConfirmationRequired, "pass --yes to delete it", "deleting stack %q needs confirmation", name).With("name", name)
+				}
+				ok, err := f.askYes("Delete stack "+name+", its data and its API key?", false)
+				if err != nil || !ok {
+					return errs.New(errs.ConfirmationRequired, "pass --yes to delete it", "not deleted").With("name", name)
+				}
+			}
+			res, err := sv.Delete(ctx, name, keepData)
+			if err != nil {
+				return err
+			}
+			rows := [][]string{{"deleted", res.Name}}
+			if res.KeptData != "" {
+				rows = append(rows, []string{"data kept in", res.KeptData})
+			}
+			return f.Printer().Print(output.View{JSON: res, Rows: rows})
+		},
+	}
+}

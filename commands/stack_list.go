@@ -1,0 +1,49 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/internal/output"
+	"loams.dev/cli/stack"
+)
+
+func newStackListCmd(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:        "list",
+		Aliases:     []string{"ls"},
+		Usage:       "List the stacks of this LOAMS_HOME",
+		Description: describe("", "loams stack list", "loams stack ls --output text | cut -f1"),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			sv, err := f.Supervisor()
+			if err != nil {
+				return err
+			}
+			ds, err := sv.Status(ctx, "")
+			if err != nil {
+				return err
+			}
+			return f.Printer().Print(listView(ds))
+		},
+	}
+}
+
+func listView(ds []*stack.Description) output.View {
+	var rows [][]string
+	for _, d := range ds {
+		var engines []string
+		for _, e := range d.Engines {
+			engines = append(engines, e.Engine)
+		}
+		pid := ""
+		if d.PID != nil {
+			pid = fmt.Sprint(*d.PID)
+		}
+		rows = append(rows, []string{d.Name, d.State, strings.Join(engines, ","), d.Engines[0].Endpoints["http"], pid})
+	}
+	return output.View{JSON: map[string]any{"stacks": ds}, Header: []string{"name", "state", "engines", "url", "pid"}, Rows: rows,
+		Empty: "no stacks yet: `loams stack create --name dev`"}
+}

@@ -1,0 +1,81 @@
+package commands
+
+import (
+	"context"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/output"
+	"loams.dev/cli/stack"
+)
+
+func newStackLogsCmd(f *Factory) *cli.Command {
+	var name string
+	var lines int
+	var follow bool
+	return &cli.Command{
+		Name:  "logs",
+		Usage: "Print the last lines of a stack's server log",
+		Description: describe("--follow keeps printing new lines until Ctrl-C (not with --output json).",
+			"loams stack logs --name dev", "loams stack logs --name dev --lines 500 --follow"),
+		Flags: []cli.Flag{nameFlag(&name, false),
+			&cli.IntFlag{Name: "lines", Value: 100, Usage: "how many lines to print", Destination: &lines},
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new lines", Destination: &follow}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			n, err := f.stackName(name)
+			if err != nil {
+				return err
+			}
+			if follow && f.JSON() {
+				return errs.New(errs.Usage, "drop --follow, or use --output table", "--follow cannot be combined with --output json")
+			}
+			sv, err := f.Supervisor()
+			if err != nil {
+				return err
+			}
+			d, err := sv.Describe(ctx, n)
+			if err != nil {
+				return err
+			}
+			tail, err := stack.Tail(d.LogPath, lines)
+			if err != nil {
+				return err
+			}
+			raw := strings.Join(tail, "\n")
+			if raw != "" {
+				raw += "\n"
+			}
+			if err := f.Printer().Print(output.View{JSON: map[string]any{"lines": tail}, Raw: raw}); err != nil || !follow {
+				return err
+			}
+			return followFile(ctx, d.LogPath, f.IO.Out)
+		},
+	}
+}
+
+// followFile copies what is appended to path until ctx ends (Ctrl-C).
+func followFile(ctx context.Context, path string, out io.Writer) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	if _, err := file.Seek(0, io.SeekEnd); err != nil {
+		return err
+	}
+	for {
+		if _, err := io.Copy(out, file); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package commands
+
+import (
+	"context"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/stack"
+)
+
+func newStackStartCmd(f *Factory) *cli.Command {
+	var name string
+	var wait time.Duration
+	return &cli.Command{
+		Name:  "start",
+		Usage: "Start a stack and wait until it is ready",
+		Description: describe("Starting a running stack changes nothing; a crashed one is cleaned up and started.",
+			"loams stack start --name dev", "loams stack start --name dev --wait-timeout 2m"),
+		Flags: []cli.Flag{nameFlag(&name, false),
+			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &wait}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			return runStackStart(ctx, f, name, wait)
+		},
+	}
+}
+
+func runStackStart(ctx context.Context, f *Factory, name string, wait time.Duration) error {
+	n, err := f.stackName(name)
+	if err != nil {
+		return err
+	}
+	sv, err := f.Supervisor()
+	if err != nil {
+		return err
+	}
+	var d *stack.Description
+	if err := f.withProgress("starting "+n+"…", func() (err error) { d, err = sv.Start(ctx, n, wait); return err }); err != nil {
+		return err
+	}
+	return f.printStack(d)
+}

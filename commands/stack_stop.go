@@ -1,0 +1,64 @@
+package commands
+
+import (
+	"context"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/stack"
+)
+
+func newStackStopCmd(f *Factory) *cli.Command {
+	var name string
+	var grace time.Duration
+	return &cli.Command{
+		Name:  "stop",
+		Usage: "Stop a stack's server (SIGTERM, then SIGKILL after --grace)",
+		Description: describe("Stopping a stopped stack succeeds.",
+			"loams stack stop --name dev", "loams stack stop --name dev --grace 5s"),
+		Flags: []cli.Flag{nameFlag(&name, false),
+			&cli.DurationFlag{Name: "grace", Value: stack.DefaultGrace, Usage: "how long the server gets to shut down before SIGKILL", Destination: &grace}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			n, err := f.stackName(name)
+			if err != nil {
+				return err
+			}
+			sv, err := f.Supervisor()
+			if err != nil {
+				return err
+			}
+			var d *stack.Description
+			if err := f.withProgress("stopping "+n+"…", func() (err error) { d, err = sv.Stop(ctx, n, grace); return err }); err != nil {
+				return err
+			}
+			return f.printStack(d)
+		},
+	}
+}
+
+func newStackRestartCmd(f *Factory) *cli.Command {
+	var name string
+	var wait time.Duration
+	return &cli.Command{
+		Name:        "restart",
+		Usage:       "Stop a stack, then start it again",
+		Description: describe("", "loams stack restart --name dev"),
+		Flags: []cli.Flag{nameFlag(&name, false),
+			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &wait}},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			n, err := f.stackName(name)
+			if err != nil {
+				return err
+			}
+			sv, err := f.Supervisor()
+			if err != nil {
+				return err
+			}
+			if err := f.withProgress("stopping "+n+"…", func() error { _, err := sv.Stop(ctx, n, stack.DefaultGrace); return err }); err != nil {
+				return err
+			}
+			return runStackStart(ctx, f, n, wait)
+		},
+	}
+}

@@ -1,0 +1,102 @@
+package stack
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"loams.dev/cli/internal/safefile"
+)
+
+// The states `stack describe` reports.
+const (
+	Running   = "running"
+	Starting  = "starting"
+	Unhealthy = "unhealthy"
+	Stopped   = "stopped"
+	Crashed   = "crashed"
+)
+
+// pidFile is server.pid: the pid alone is not an identity (pids are
+// reused), so the process start time is kept beside it.
+type pidFile struct {
+	PID       int       `json:"pid"`
+	StartTime string    `json:"start_time"`
+	StartedAt time.Time `json:"started_at"`
+}
+
+func readPid(path string) (*pidFile, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var p pidFile
+	if err := json.Unmarshal(data, &p); err != nil || p.PID <= 0 {
+		return &pidFile{}, nil // unreadable: treated as a process that is gone
+	}
+	return &p, nil
+}
+
+func writePid(path string, p pidFile) error {
+	data, _ := json.Marshal(p)
+	return safefile.Write(path, append(data, '\n'), 0o600)
+}
+
+// ours reports whether the recorded process is alive and is the one we
+// started (same start time).
+func (p *pidFile) ours() bool {
+	return p != nil && p.PID > 0 && alive(p.PID) && startTime(p.PID) == p.StartTime
+}
+
+// probeTimeoutHTTP keeps a hung server from hanging describe.
+const probeTimeoutHTTP = 500 * time.Millisecond
+
+var httpClient = &http.Client{Timeout: probeTimeoutHTTP}
+
+// ready is the spec's readiness: /ready answers 200 and every engine port
+// accepts a connection (/ready does not cover compatibility listeners).
+func (s *Spec) ready() bool {
+	resp, err := httpClient.Get(fmt.Sprintf("http://127.0.0.1:%d/ready", s.Ports["native"]))
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return false
+	}
+	for _, l := range listenersOf(s.Engines) {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", s.Ports[l.Key]), probeTimeoutHTTP)
+		if err != nil {
+			return false
+		}
+		c.Close()
+	}
+	return true
+}
+
+// state reads the stack's state from its pid file and the process.
+func (s *Spec) state(now time.Time, wait time.Duration) (string, *pidFile, error) {
+	p, err := readPid(s.PidPath())
+	if err != nil {
+		return "", nil, err
+	}
+	switch {
+	case p == nil:
+		return Stopped, nil, nil
+	case !p.ours():
+		return Crashed, p, nil
+	case s.ready():
+		return Running, p, nil
+	case now.Sub(p.StartedAt) < wait:
+		return Starting, p, nil
+	}
+	return Unhealthy, p, nil
+}
