@@ -1,0 +1,377 @@
+package stack_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/secret"
+	"loams.dev/cli/stack"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testbin.Cleanup()
+	os.Exit(code)
+}
+
+// nextBase hands each test its own port block, so parallel tests never
+// race for the same ports (the allocator itself is tested separately).
+var nextBase atomic.Int32
+
+func portBase() int { return 21000 + int(nextBase.Add(1))*100 }
+
+type fixture struct {
+	sv    *stack.Supervisor
+	store secret.Store
+	bin   string
+}
+
+// newFixture is a supervisor over a temp LOAMS_HOME with the stand-in server;
+// env are TESTSERVER_* knobs, passed through the CLI's environment as the
+// real server would get them.
+func newFixture(t *testing.T, env ...string) *fixture {
+	t.Helper()
+	h := home.Home{Dir: t.TempDir()}
+	bin := testbin.Build(t, "./internal/testserver")
+	if len(env) > 0 { // a wrapper script bakes the knobs in, since tests share one process environment
+		wrapper := filepath.Join(t.TempDir(), "loams-server")
+		script := "#!/bin/sh\nexport " + strings.Join(env, " ") + "\nexec " + bin + " \"$@\"\n"
+		if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		bin = wrapper
+	}
+	store := secret.NewMemory()
+	sv := &stack.Supervisor{Home: h, Secrets: func(context.Context) (secret.Store, error) { return store, nil },
+		Getenv: func(string) string { return "" }, CreatedBy: "loams test"}
+	f := &fixture{sv: sv, store: store, bin: bin}
+	t.Cleanup(func() {
+		names, _ := stack.List(h)
+		for _, n := range names {
+			_, _ = sv.Stop(context.Background(), n, 2*time.Second)
+		}
+	})
+	return f
+}
+
+func (f *fixture) create(t *testing.T, name string, start bool, engines ...string) (*stack.Description, error) {
+	t.Helper()
+	return f.sv.Create(context.Background(), stack.CreateOptions{Name: name, Engines: engines, ServerBinary: f.bin,
+		PortBase: portBase(), Start: start, Wait: 30 * time.Second})
+}
+
+func code(err error) errs.Code {
+	if e, ok := err.(*errs.Error); ok {
+		return e.Code
+	}
+	return ""
+}
+
+func TestLifecycle(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	d, err := f.create(t, "dev", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.State != stack.Running || d.PID == nil {
+		t.Fatalf("after create: %+v", d)
+	}
+	key, err := f.store.Get(ctx, "dev")
+	if err != nil || !strings.HasPrefix(key.Reveal(), "loams_") {
+		t.Fatalf("create must store a key: %v", err)
+	}
+	log, _ := os.ReadFile(d.LogPath)
+	if !strings.Contains(string(log), "api key set") || strings.Contains(string(log), key.Reveal()) {
+		t.Errorf("the server must get LOAMS_API_KEY (and never log it): %s", log)
+	}
+	again, err := f.sv.Start(ctx, "dev", 0)
+	if err != nil || *again.PID != *d.PID {
+		t.Fatalf("start of a running stack must return it as is: %v %+v", err, again)
+	}
+	if _, err := f.create(t, "dev", false); code(err) != errs.StackExists {
+		t.Errorf("second create: %v", err)
+	}
+	stopped, err := f.sv.Stop(ctx, "dev", 10*time.Second)
+	if err != nil || stopped.State != stack.Stopped {
+		t.Fatalf("stop: %v %+v", err, stopped)
+	}
+	if _, err := f.sv.Stop(ctx, "dev", time.Second); err != nil {
+		t.Errorf("stopping a stopped stack must succeed: %v", err)
+	}
+	res, err := f.sv.Delete(ctx, "dev", true)
+	if err != nil || res.KeptData == "" {
+		t.Fatalf("delete: %v %+v", err, res)
+	}
+	if _, err := f.store.Get(ctx, "dev"); err != secret.ErrNotFound {
+		t.Errorf("delete must remove the key: %v", err)
+	}
+	if _, err := f.sv.Describe(ctx, "dev"); code(err) != errs.StackNotFound {
+		t.Errorf("describe after delete: %v", err)
+	}
+}
+
+// The argv the CLI builds, read back from what the stand-in received.
+func TestServerCommandLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		engines []string
+		want    []string // flags that must appear
+		absent  []string
+	}{
+		{nil, []string{"--listen", "--flight-sql-listen", "--mcp-listen", "--qdrant-listen", "--qdrant-grpc-listen", "--es-listen", "--no-durable", "--no-live"}, []string{"--pg-listen", "--no-es"}},
+		{[]string{"qdrant"}, []string{"--listen", "--qdrant-listen", "--no-flight-sql", "--no-es", "--no-mcp", "--no-durable"}, []string{"--es-listen"}},
+		{[]string{"elasticsearch", "es", "pg", "durable"}, []string{"--es-listen", "--pg-listen", "--durable-listen", "--no-qdrant"}, []string{"--no-durable", "--qdrant-listen"}},
+	} {
+		f := newFixture(t)
+		d, err := f.create(t, "argv", true, tc.engines...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var argv []string
+		data, _ := os.ReadFile(filepath.Join(d.DataDir, "argv.json"))
+		if err := json.Unmarshal(data, &argv); err != nil {
+			t.Fatal(err)
+		}
+		if argv[1] != "dev" || argv[2] != "--data-dir" || !filepath.IsAbs(argv[3]) || argv[len(argv)-2] != "--hot-dir" || !filepath.IsAbs(argv[len(argv)-1]) {
+			t.Errorf("argv shape: %v", argv)
+		}
+		for i, a := range argv {
+			if strings.HasSuffix(a, "-listen") || a == "--listen" {
+				if !strings.HasPrefix(argv[i+1], "127.0.0.1:") {
+					t.Errorf("%s %s: every address must be loopback", a, argv[i+1])
+				}
+			}
+		}
+		for _, w := range tc.want {
+			if !slices.Contains(argv, w) {
+				t.Errorf("engines %v: %s missing from %v", tc.engines, w, argv)
+			}
+		}
+		for _, a := range tc.absent {
+			if slices.Contains(argv, a) {
+				t.Errorf("engines %v: %s must not be in %v", tc.engines, a, argv)
+			}
+		}
+	}
+}
+
+func TestEngineValidation(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "TESTSERVER_NO_FLAGS=mcp-listen,no-mcp")
+	for _, tc := range []struct {
+		engines []string
+		want    errs.Code
+	}{
+		{[]string{"nope"}, errs.Usage},
+		{[]string{"postgres"}, errs.EngineUnsupported},
+		{[]string{"tikv"}, errs.EngineUnsupported},
+		{[]string{"mcp"}, errs.FeatureNotInServer},
+	} {
+		if _, err := f.create(t, "bad", false, tc.engines...); code(err) != tc.want {
+			t.Errorf("engines %v: %v, want %s", tc.engines, err, tc.want)
+		}
+	}
+	d, err := f.create(t, "nomcp", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range d.Engines {
+		if e.Engine == "mcp" {
+			t.Error("the default set must leave out mcp when the binary lacks --mcp-listen")
+		}
+	}
+	if _, err := f.sv.Create(context.Background(), stack.CreateOptions{Name: "Bad_Name", ServerBinary: f.bin}); code(err) != errs.Usage {
+		t.Errorf("invalid name: %v", err)
+	}
+	if _, err := f.sv.Create(context.Background(), stack.CreateOptions{Name: "s3", ServerBinary: f.bin, Storage: "s3://bucket"}); code(err) != errs.Usage {
+		t.Errorf("object storage: %v", err)
+	}
+	if _, err := f.sv.Create(context.Background(), stack.CreateOptions{Name: "nobin", ServerBinary: "/no/such/loams"}); code(err) != errs.ServerBinaryNotFound {
+		t.Errorf("missing binary: %v", err)
+	}
+}
+
+func TestPortInUse(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	d, err := f.create(t, "ports", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strings.TrimPrefix(d.Engines[len(d.Engines)-1].Endpoints["http"], "http://")
+	l, err := net.Listen("tcp", port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, err = f.sv.Start(context.Background(), "ports", 10*time.Second)
+	e, _ := err.(*errs.Error)
+	if e == nil || e.Code != errs.PortInUse || e.Details["engine"] != "es" || !strings.Contains(e.Message, strings.Split(port, ":")[1]) {
+		t.Fatalf("want port_in_use naming es and its port, got %v", err)
+	}
+}
+
+func TestAllocator(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	first, err := f.sv.Create(context.Background(), stack.CreateOptions{Name: "one", Engines: []string{"native"}, ServerBinary: f.bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := f.sv.Create(context.Background(), stack.CreateOptions{Name: "two", Engines: []string{"native"}, ServerBinary: f.bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u1, u2 := first.Engines[0].Endpoints["http"], second.Engines[0].Endpoints["http"]
+	if u1 == u2 {
+		t.Fatalf("two stacks got the same port %s", u1)
+	}
+	if u1 != "http://127.0.0.1:8080" && !strings.HasSuffix(u1, "080") {
+		t.Errorf("first stack: %s, want 8080 or a block's +80", u1)
+	}
+	if !strings.HasSuffix(u2, "080") || u2 < "http://127.0.0.1:20000" {
+		t.Errorf("second stack: %s, want a block from 20000 at +80", u2)
+	}
+}
+
+func TestCrashAtStartIsReportedAtOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "TESTSERVER_CRASH='metastore is corrupt'")
+	start := time.Now()
+	_, err := f.create(t, "crash", true)
+	e, _ := err.(*errs.Error)
+	if e == nil || e.Code != errs.ServerError || e.Details["exit_code"] != 1 {
+		t.Fatalf("want server_error with exit code 1, got %v", err)
+	}
+	if tail, _ := e.Details["log_tail"].([]string); !strings.Contains(strings.Join(tail, "\n"), "metastore is corrupt") {
+		t.Errorf("log tail: %v", e.Details["log_tail"])
+	}
+	if time.Since(start) > 25*time.Second {
+		t.Errorf("a crash must not wait out the timeout")
+	}
+}
+
+func TestSlowStartAndTimeout(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "TESTSERVER_READY_DELAY=1500ms")
+	if _, err := f.create(t, "slow", false); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.sv.Start(context.Background(), "slow", 300*time.Millisecond)
+	if code(err) != errs.Timeout {
+		t.Fatalf("want timeout, got %v", err)
+	}
+	d, _ := f.sv.Describe(context.Background(), "slow")
+	if d.State != stack.Starting && d.State != stack.Running {
+		t.Errorf("right after the timeout: %s, want starting", d.State)
+	}
+	d, err = f.sv.Start(context.Background(), "slow", 30*time.Second)
+	if err != nil || d.State != stack.Running {
+		t.Fatalf("a second start must wait for the same server: %v %+v", err, d)
+	}
+}
+
+func TestIgnoredSIGTERMIsKilledAfterGrace(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "TESTSERVER_IGNORE_TERM=1")
+	d, err := f.create(t, "stubborn", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.sv.Stop(context.Background(), "stubborn", 300*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command("kill", "-0", fmt.Sprint(*d.PID)).Run(); err == nil {
+		t.Errorf("pid %d still alive after stop", *d.PID)
+	}
+}
+
+func TestStalePidIsCrashed(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	d, err := f.create(t, "stale", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A pid that exists but is another program: ours (the test process).
+	pid := filepath.Join(filepath.Dir(d.DataDir), "server.pid")
+	rec := fmt.Sprintf(`{"pid":%d,"start_time":"1","started_at":"2026-01-01T00:00:00Z"}`, os.Getpid())
+	if err := os.WriteFile(pid, []byte(rec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := f.sv.Describe(context.Background(), "stale"); d.State != stack.Crashed {
+		t.Fatalf("reused pid: %s, want crashed", d.State)
+	}
+	if d, err := f.sv.Start(context.Background(), "stale", 30*time.Second); err != nil || d.State != stack.Running {
+		t.Fatalf("start must recover a crashed stack: %v", err)
+	}
+}
+
+func TestConcurrentStartsStartOneServer(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "TESTSERVER_READY_DELAY=300ms")
+	if _, err := f.create(t, "race", false); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	pids := make([]int, 4)
+	for i := range pids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if d, err := f.sv.Start(context.Background(), "race", 30*time.Second); err == nil && d.PID != nil {
+				pids[i] = *d.PID
+			}
+		}()
+	}
+	wg.Wait()
+	for _, p := range pids {
+		if p == 0 || p != pids[0] {
+			t.Fatalf("concurrent starts: pids %v, want one server", pids)
+		}
+	}
+}
+
+func TestTooManyStacks(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for i := range stack.MaxStacks {
+		if _, err := f.create(t, fmt.Sprintf("s%d", i), false, "native"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.create(t, "ninth", false, "native"); code(err) != errs.TooManyStacks {
+		t.Fatalf("9th stack: %v", err)
+	}
+}
+
+func TestUnknownSchemaIsLeftAlone(t *testing.T) {
+	t.Parallel()
+	h := home.Home{Dir: t.TempDir()}
+	dir := h.Stack("future")
+	_ = os.MkdirAll(dir, 0o700)
+	body := []byte("schema = 2\nname = \"future\"\n")
+	_ = os.WriteFile(filepath.Join(dir, "stack.toml"), body, 0o600)
+	if _, err := stack.Load(h, "future"); code(err) != errs.ConfigUnparseable {
+		t.Fatalf("schema 2: %v", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "stack.toml")); string(got) != string(body) {
+		t.Error("stack.toml was rewritten")
+	}
+}
