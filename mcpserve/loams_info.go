@@ -32,9 +32,8 @@ func (s *Server) loamsInfoTool() tool {
 	return newTool(toolSpec[loamsInfoInput, loamsInfo]{
 		Name:  "loams_info",
 		Title: "Loams CLI info",
-		Description: "Report the loams CLI version, its LOAMS_HOME, the Loams server binary it found, where stack keys are stored " +
-			"and how many local stacks exist. Use it first when a stack tool fails, or to check which docs version search_docs serves. " +
-			"Local only: no network.",
+		Description: "The loams CLI version, LOAMS_HOME, the Loams server binary found, where keys are stored and the stack count. " +
+			"Use it first when a stack tool fails. Local only.",
 		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 		Run:         s.loamsInfo,
 	})

@@ -72,6 +72,11 @@ func (s *Server) Tools() []*mcp.Tool {
 func (s *Server) tools() []tool {
 	list := []tool{
 		s.loamsInfoTool(),
+		s.stackStatusTool(),
+		s.stackCreateTool(),
+		s.stackStartTool(),
+		s.envExportTool(),
+		s.addPackageTool(),
 	}
 	return append(list, s.opts.extraTools...)
 }

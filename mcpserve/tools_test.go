@@ -1,0 +1,152 @@
+package mcpserve_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/internal/testbin"
+)
+
+// agent is a go-sdk client session with `loams mcp serve` in a temp home
+// and project, the stand-in as the server binary.
+type agent struct {
+	t       *testing.T
+	session *mcp.ClientSession
+	project string
+	home    string
+}
+
+func newAgent(t *testing.T, extraEnv ...string) *agent {
+	t.Helper()
+	a := &agent{t: t, project: t.TempDir(), home: t.TempDir()}
+	if err := os.WriteFile(filepath.Join(a.project, "package.json"), []byte(`{"name":"app"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
+	cmd.Env = append(os.Environ(), append([]string{"LOAMS_HOME=" + a.home, "LOAMS_SECRETS=file", "CLAUDE_PROJECT_DIR=" + a.project,
+		"LOAMS_SERVER_BINARY=" + testbin.Build(t, "./internal/testserver")}, extraEnv...)...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.session = s
+	t.Cleanup(func() {
+		s.Close()
+		stop := exec.Command(testbin.Loams(t), "stack", "stop", "--name", "app", "--grace", "2s")
+		stop.Env = cmd.Env
+		_ = stop.Run()
+	})
+	return a
+}
+
+// call returns the structured result and whether it is an error.
+func (a *agent) call(name string, args map[string]any) (map[string]any, bool) {
+	a.t.Helper()
+	res, err := a.session.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		a.t.Fatalf("%s: %v", name, err)
+	}
+	var out map[string]any
+	data, _ := json.Marshal(res.StructuredContent)
+	_ = json.Unmarshal(data, &out)
+	if text := res.Content[0].(*mcp.TextContent).Text; !jsonEqual(text, string(data)) {
+		a.t.Errorf("%s: text content differs from structuredContent", name)
+	}
+	return out, res.IsError
+}
+
+func jsonEqual(a, b string) bool {
+	var x, y any
+	_ = json.Unmarshal([]byte(a), &x)
+	_ = json.Unmarshal([]byte(b), &y)
+	xs, _ := json.Marshal(x)
+	ys, _ := json.Marshal(y)
+	return string(xs) == string(ys)
+}
+
+func TestStackAndEnvTools(t *testing.T) {
+	t.Parallel()
+	a := newAgent(t)
+	if out, isErr := a.call("stack_status", nil); isErr || len(out["stacks"].([]any)) != 0 {
+		t.Fatalf("stack_status on an empty home: %v", out)
+	}
+	if out, isErr := a.call("stack_start", map[string]any{"name": "app"}); !isErr || out["error"] != "stack_not_found" {
+		t.Errorf("stack_start of a missing stack: %v", out)
+	}
+	out, isErr := a.call("stack_create", map[string]any{"name": "app", "engines": []string{"qdrant"}})
+	if isErr || out["state"] != "running" {
+		t.Fatalf("stack_create: %v", out)
+	}
+	if out, isErr := a.call("stack_create", map[string]any{"name": "app"}); !isErr || out["error"] != "stack_exists" {
+		t.Errorf("second stack_create: %v", out)
+	}
+	if out, isErr := a.call("stack_create", map[string]any{"name": "x", "storage": "s3://bucket"}); !isErr || out["error"] != "usage" {
+		t.Errorf("object storage: %v", out)
+	}
+	if out, isErr := a.call("stack_start", map[string]any{"name": "app"}); isErr || out["state"] != "running" {
+		t.Errorf("stack_start of a running stack: %v", out)
+	}
+	out, isErr = a.call("env_export", map[string]any{"name": "app"})
+	if isErr {
+		t.Fatalf("env_export: %v", out)
+	}
+	path := filepath.Join(a.project, ".env.loams")
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf(".env.loams: %v %v", err, fi)
+	}
+	body, _ := os.ReadFile(path)
+	values := out["values"].(map[string]any)
+	if !strings.HasPrefix(values["LOAMS_API_KEY"].(string), "<redacted") || !strings.Contains(string(body), "LOAMS_API_KEY=loams_") {
+		t.Errorf("the key must be in the file and redacted in the result: %v", values)
+	}
+	if values["QDRANT_URL"] == nil || strings.Contains(mustJSON(out), "loams_") && !strings.Contains(mustJSON(out), "<redacted") {
+		t.Errorf("env_export values: %v", values)
+	}
+	for _, bad := range []map[string]any{{"path": "../outside.env"}, {"path": "/etc/.env"}, {"path": "notenv"}, {"merge_into": "../../.env"}} {
+		bad["name"] = "app"
+		if out, isErr := a.call("env_export", bad); !isErr || (out["error"] != "path_outside_project" && out["error"] != "usage") {
+			t.Errorf("env_export %v: want a refusal, got %v", bad, out)
+		}
+	}
+}
+
+func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+func TestAddPackageTool(t *testing.T) {
+	t.Parallel()
+	bin := t.TempDir()
+	record := filepath.Join(t.TempDir(), "argv")
+	fake := "#!/bin/sh\necho \"$@\" > " + record + "\necho added 1 package\n"
+	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a := newAgent(t, "PATH="+bin+":"+os.Getenv("PATH"))
+	out, isErr := a.call("add_package", map[string]any{"package": "sdk", "dry_run": true})
+	if isErr || out["package_manager"] != "npm" || !strings.Contains(mustJSON(out["command"]), "@loams/client") {
+		t.Fatalf("dry run: %v", out)
+	}
+	if _, err := os.Stat(record); err == nil {
+		t.Fatal("a dry run ran the package manager")
+	}
+	if out, isErr := a.call("add_package", map[string]any{"package": "left-pad"}); !isErr || out["error"] != "package_not_allowed" {
+		t.Errorf("left-pad: %v", out)
+	}
+	out, isErr = a.call("add_package", map[string]any{"package": "sdk"})
+	if isErr || out["exit_code"] != float64(0) || !strings.Contains(out["output_tail"].(string), "added 1 package") {
+		t.Fatalf("real run: %v", out)
+	}
+	if argv, _ := os.ReadFile(record); !strings.Contains(string(argv), "install @loams/client") {
+		t.Errorf("npm got %q", argv)
+	}
+}
