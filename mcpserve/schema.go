@@ -24,5 +24,5 @@ func enumOf(values []string) []any {
 	return out
 }
 
-func intPtr(n int) *int            { return &n }
+func intPtr(n int) *int           { return &n }
 func floatPtr(f float64) *float64 { return &f }
