@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"loams.dev/cli/docsindex"
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/home"
@@ -42,6 +43,9 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 
+	docsOnce   sync.Once
+	docsBundle *docsindex.Bundle
+
 	secretsOnce sync.Once
 	secrets     secret.Store
 	secretsErr  error
@@ -71,6 +75,8 @@ func (s *Server) Tools() []*mcp.Tool {
 // tools lists every tool; one line per tool file.
 func (s *Server) tools() []tool {
 	list := []tool{
+		s.searchDocsTool(),
+		s.getSDKSnippetTool(),
 		s.loamsInfoTool(),
 		s.stackStatusTool(),
 		s.stackCreateTool(),
@@ -107,6 +113,13 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 	s.log.Error("mcp serve failed", "error", err)
 	return err
+}
+
+// docs is the embedded bundle (or --docs-dir/LOAMS_DOCS_DIR); its index
+// is built on the first search, not here.
+func (s *Server) docs() *docsindex.Bundle {
+	s.docsOnce.Do(func() { s.docsBundle = docsindex.ForCLI(s.opts.Getenv("LOAMS_DOCS_DIR"), s.opts.Build.Version) })
+	return s.docsBundle
 }
 
 // secretStore opens the store of stack keys on first use; the keyring

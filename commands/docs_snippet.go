@@ -1,0 +1,32 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/internal/output"
+)
+
+func newDocsSnippetCmd(f *Factory) *cli.Command {
+	var engine, language, task string
+	return &cli.Command{
+		Name:  "snippet",
+		Usage: "Print a tested code snippet, ready to paste",
+		Description: describe("The code reads its endpoints and key from the variables of .env.loams.",
+			"loams docs snippet --engine qdrant --language python --task search",
+			"loams docs snippet --engine native --language typescript > connect.ts"),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "engine", Usage: "native, qdrant, es or pg", Required: true, Destination: &engine},
+			&cli.StringFlag{Name: "language", Usage: "python, typescript, shell or go", Required: true, Destination: &language},
+			&cli.StringFlag{Name: "task", Value: "connect", Usage: "connect, create_collection, upsert, search, hybrid_search or sql", Destination: &task},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			s, err := f.docsBundle("").Snippet(engine, language, task)
+			if err != nil {
+				return err
+			}
+			return f.Printer().Print(output.View{JSON: s, Raw: s.Code})
+		},
+	}
+}

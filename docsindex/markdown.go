@@ -1,0 +1,93 @@
+package docsindex
+
+import (
+	"bufio"
+	"regexp"
+	"strings"
+)
+
+// A Section is the unit of retrieval: a heading and its body up to the next
+// heading of the same or a higher level.
+type Section struct {
+	Path      string   // guides/stacks.md
+	Anchor    string   // port-conflicts
+	TitlePath []string // Stacks › Ports › Port conflicts
+	Body      string
+}
+
+// Title is the page's title (its first heading).
+func (s Section) Title() string { return s.TitlePath[0] }
+
+var headingRE = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
+
+// splitSections cuts one Markdown page into sections. Text before the first
+// heading belongs to a section titled after the file. Headings inside code
+// fences are code, not headings.
+func splitSections(path, src string) []Section {
+	var out []Section
+	var stack []string // titles by level
+	cur := &Section{Path: path, TitlePath: []string{titleFromPath(path)}}
+	var body strings.Builder
+	inFence := false
+	emit := func() {
+		cur.Body = strings.TrimSpace(body.String())
+		if cur.Body != "" || cur.Anchor != "" {
+			out = append(out, *cur)
+		}
+		body.Reset()
+	}
+	sc := bufio.NewScanner(strings.NewReader(src))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inFence = !inFence
+		}
+		m := headingRE.FindStringSubmatch(line)
+		if inFence || m == nil {
+			body.WriteString(line)
+			body.WriteByte('\n')
+			continue
+		}
+		emit()
+		level, title := len(m[1]), strings.TrimSpace(m[2])
+		if level > len(stack) {
+			for len(stack) < level-1 {
+				stack = append(stack, "")
+			}
+			stack = append(stack, title)
+		} else {
+			stack = append(stack[:level-1], title)
+		}
+		var tp []string
+		for _, t := range stack {
+			if t != "" {
+				tp = append(tp, t)
+			}
+		}
+		cur = &Section{Path: path, Anchor: anchor(title), TitlePath: tp}
+	}
+	emit()
+	return out
+}
+
+// anchor is GitHub's heading slug: lower case, spaces to dashes, most
+// punctuation dropped.
+func anchor(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func titleFromPath(path string) string {
+	base := path[strings.LastIndex(path, "/")+1:]
+	base = strings.TrimSuffix(base, ".md")
+	return strings.ReplaceAll(base, "-", " ")
+}

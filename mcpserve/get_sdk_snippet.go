@@ -1,0 +1,36 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/docsindex"
+)
+
+type getSDKSnippetInput struct {
+	Engine   string `json:"engine" jsonschema:"the engine the code talks to"`
+	Language string `json:"language" jsonschema:"programming language"`
+	Task     string `json:"task,omitempty" jsonschema:"what the code does"`
+}
+
+func (s *Server) getSDKSnippetTool() tool {
+	engines, languages, tasks := s.docs().Enums()
+	return newTool(toolSpec[getSDKSnippetInput, *docsindex.Snippet]{
+		Name:  "get_sdk_snippet",
+		Title: "Get a Loams code snippet",
+		Description: "Get tested code for an engine and language that reads its endpoint and key from .env.loams variables, " +
+			"with the packages it needs. Use it when writing app code that talks to a stack.",
+		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
+		Schema: func(sc *jsonschemaSchema) {
+			sc.Properties["engine"].Enum = enumOf(engines)
+			sc.Properties["language"].Enum = enumOf(languages)
+			sc.Properties["task"].Enum = enumOf(tasks)
+			sc.Properties["task"].Default = json.RawMessage(`"connect"`)
+		},
+		Run: func(ctx context.Context, in getSDKSnippetInput) (*docsindex.Snippet, error) {
+			return s.docs().Snippet(in.Engine, in.Language, in.Task)
+		},
+	})
+}
