@@ -21,11 +21,11 @@ const (
 // Index is an in-memory BM25F index over sections: postings per term with
 // the term's frequency in each field.
 type Index struct {
-	docs      []doc
-	postings  map[string][]posting
-	terms     []string // sorted vocabulary, for prefix matches
-	avgTitle  float64
-	avgBody   float64
+	docs     []doc
+	postings map[string][]posting
+	terms    []string // sorted vocabulary, for prefix matches
+	avgTitle float64
+	avgBody  float64
 }
 
 type doc struct {
