@@ -175,3 +175,16 @@ func ForCLI(dir, version string) *Bundle {
 	}
 	return Open(docs.FS, version)
 }
+
+// Sections returns every section of the bundle (guides and snippets), the
+// corpus the index is built from; the benchmark indexes the same ones.
+func (b *Bundle) Sections() ([]Section, error) {
+	if err := b.load(); err != nil {
+		return nil, err
+	}
+	out := make([]Section, len(b.index.docs))
+	for i, d := range b.index.docs {
+		out[i] = d.sec
+	}
+	return out, nil
+}

@@ -44,9 +44,10 @@ type posting struct {
 func Build(sections []Section) *Index {
 	ix := &Index{postings: map[string][]posting{}}
 	var sumTitle, sumBody int
+	tk := tokenizer{}
 	for i, s := range sections {
 		title := strings.Join(s.TitlePath, " ")
-		tt, bt := tokenize(title), tokenize(s.Body)
+		tt, bt := tk.tokens(title), tk.tokens(s.Body)
 		counts := map[string]*posting{}
 		for _, t := range tt {
 			if counts[t] == nil {

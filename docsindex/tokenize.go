@@ -13,14 +13,27 @@ import (
 // Docs for developers are full of identifiers: LOAMS_API_KEY, stack_create,
 // --wait-timeout, camelCase, 127.0.0.1:6333. Each is indexed whole (so an
 // exact query ranks it first) and by its parts (so "api key" finds it).
-func tokenize(text string) []string {
+func tokenize(text string) []string { return tokenizer{}.tokens(text) }
+
+// tokenizer caches stems: a corpus repeats its words, and stemming is the
+// costly step of building the index.
+type tokenizer map[string]string
+
+func (tk tokenizer) tokens(text string) []string {
 	var out []string
 	for _, raw := range rawWords(text) {
-		whole := strings.ToLower(strings.Trim(raw, ".:-/_"))
-		if whole == "" {
+		trimmed := strings.Trim(raw, ".:-/_")
+		if trimmed == "" {
 			continue
 		}
-		parts := splitParts(strings.Trim(raw, ".:-/_"))
+		if plainWord(trimmed) { // the common case: no parts to find
+			if w := strings.ToLower(trimmed); !stopWords[w] {
+				out = append(out, tk.stem(w))
+			}
+			continue
+		}
+		whole := strings.ToLower(trimmed)
+		parts := splitParts(trimmed)
 		if len(parts) > 1 {
 			out = append(out, whole) // the code form, unstemmed
 		}
@@ -29,10 +42,38 @@ func tokenize(text string) []string {
 			if p == "" || stopWords[p] {
 				continue
 			}
-			out = append(out, stem(p))
+			out = append(out, tk.stem(p))
 		}
 	}
 	return out
+}
+
+func (tk tokenizer) stem(w string) string {
+	if tk == nil {
+		return stem(w)
+	}
+	st, ok := tk[w]
+	if !ok {
+		st = stem(w)
+		tk[w] = st
+	}
+	return st
+}
+
+// plainWord is ASCII letters and digits with no camelCase hump: a word
+// with no parts ("The", "LOAMS", "port").
+func plainWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		upper := c >= 'A' && c <= 'Z'
+		if !(upper || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+		if upper && i > 0 && w[i-1] >= 'a' && w[i-1] <= 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // rawWords splits on anything that cannot be part of an identifier, a

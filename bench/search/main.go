@@ -1,0 +1,257 @@
+// Command search compares the docs index with bleve on the same sections
+// and the same labelled queries: build time, query latency, heap, MRR@10
+// and recall@5. It lives in its own module so bleve stays out of loams.
+//
+//	cd bench/search && go run . [-node /usr/share/doc/nodejs/api]
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
+
+	"loams.dev/cli/docs"
+	"loams.dev/cli/docsindex"
+)
+
+type labelled struct {
+	query string
+	want  []string // file::heading prefix
+}
+
+type engine interface {
+	search(q string, n int) []int // section numbers, best first
+}
+
+type ours struct{ ix *docsindex.Index; pos map[string]int }
+
+func (o ours) search(q string, n int) []int {
+	var out []int
+	for _, h := range o.ix.Search(q, n) {
+		out = append(out, o.pos[key(h.Section)])
+	}
+	return out
+}
+
+type theirs struct{ ix bleve.Index }
+
+func (b theirs) search(q string, n int) []int {
+	title := query.NewMatchQuery(q)
+	title.SetField("title")
+	title.SetBoost(3)
+	body := query.NewMatchQuery(q)
+	body.SetField("body")
+	req := bleve.NewSearchRequestOptions(bleve.NewDisjunctionQuery(title, body), n, 0, false)
+	res, err := b.ix.Search(req)
+	if err != nil {
+		panic(err)
+	}
+	var out []int
+	for _, h := range res.Hits {
+		var i int
+		fmt.Sscan(h.ID, &i)
+		out = append(out, i)
+	}
+	return out
+}
+
+func key(s docsindex.Section) string { return s.Path + "#" + s.Anchor + "#" + strings.Join(s.TitlePath, "/") }
+
+func main() {
+	nodeDir := flag.String("node", "/usr/share/doc/nodejs/api", "Node.js API docs (*.md or *.md.gz)")
+	rounds := flag.Int("rounds", 20, "times each query runs for the latency figures")
+	flag.Parse()
+	bundle, err := docsindex.Open(docs.FS, "bench").Sections()
+	check(err)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "corpus\tsections\tqueries\tengine\tbuild\tp50\tp99\theap\tMRR@10\trecall@5\t")
+	run(tw, "bundle", bundle, readQueries("queries-bundle.tsv"), *rounds)
+	if node, err := nodeSections(*nodeDir); err == nil && len(node) > 0 {
+		run(tw, "node-api", node, readQueries("queries-node.tsv"), *rounds)
+	} else {
+		fmt.Fprintf(os.Stderr, "skipping the Node.js corpus: %v (apt-get install nodejs-doc)\n", err)
+	}
+	tw.Flush()
+}
+
+func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelled, rounds int) {
+	for _, q := range qs { // a label that names no section would score as a miss for both engines
+		for _, w := range q.want {
+			if !slices.ContainsFunc(sections, func(s docsindex.Section) bool { return matches(s, []string{w}) }) {
+				fmt.Fprintf(os.Stderr, "%s: label %q matches no section\n", corpus, w)
+			}
+		}
+	}
+	for _, name := range []string{"loams", "bleve"} {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		var e engine
+		if name == "loams" {
+			pos := map[string]int{}
+			for i, s := range sections {
+				pos[key(s)] = i
+			}
+			e = ours{ix: docsindex.Build(sections), pos: pos}
+		} else {
+			e = theirs{ix: buildBleve(sections)}
+		}
+		build := time.Since(start)
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+		var lat []time.Duration
+		var mrr, recall float64
+		for r := 0; r < rounds; r++ {
+			for _, q := range qs {
+				t := time.Now()
+				got := e.search(q.query, 10)
+				lat = append(lat, time.Since(t))
+				if r == 0 {
+					m, rc := score(sections, got, q.want)
+					mrr += m
+					recall += rc
+				}
+			}
+		}
+		slices.Sort(lat)
+		n := float64(len(qs))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%.1f MiB\t%.3f\t%.3f\t\n", corpus, len(sections), len(qs), name,
+			round(build), round(lat[len(lat)/2]), round(lat[len(lat)*99/100]), float64(heap)/(1<<20), mrr/n, recall/n)
+		runtime.KeepAlive(e)
+	}
+}
+
+// score is the reciprocal rank of the first wanted section in the top 10,
+// and the share of wanted sections in the top 5.
+func score(sections []docsindex.Section, got []int, want []string) (rr, recall float64) {
+	found := 0
+	for rank, i := range got {
+		if !matches(sections[i], want) {
+			continue
+		}
+		if rr == 0 {
+			rr = 1 / float64(rank+1)
+		}
+		if rank < 5 {
+			found++
+		}
+	}
+	return rr, min(1, float64(found)/float64(len(want)))
+}
+
+func matches(s docsindex.Section, want []string) bool {
+	heading := strings.ReplaceAll(s.TitlePath[len(s.TitlePath)-1], "`", "")
+	for _, w := range want {
+		file, prefix, _ := strings.Cut(w, "::")
+		if strings.HasSuffix(s.Path, file) && strings.HasPrefix(strings.ToLower(heading), strings.ToLower(prefix)) {
+			return true
+		}
+	}
+	return false
+}
+
+func buildBleve(sections []docsindex.Section) bleve.Index {
+	m := bleve.NewIndexMapping()
+	m.DefaultAnalyzer = en.AnalyzerName
+	doc := mapping.NewDocumentMapping()
+	for _, f := range []string{"title", "body"} {
+		fm := mapping.NewTextFieldMapping()
+		fm.Analyzer = en.AnalyzerName
+		fm.Store = false
+		doc.AddFieldMappingsAt(f, fm)
+	}
+	m.DefaultMapping = doc
+	ix, err := bleve.NewMemOnly(m)
+	check(err)
+	batch := ix.NewBatch()
+	for i, s := range sections {
+		check(batch.Index(fmt.Sprint(i), map[string]string{"title": strings.Join(s.TitlePath, " "), "body": s.Body}))
+	}
+	check(ix.Batch(batch))
+	return ix
+}
+
+// nodeSections reads the Node.js API docs as one more docs tree.
+func nodeSections(dir string) ([]docsindex.Section, error) {
+	tmp, err := os.MkdirTemp("", "node-docs-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.md*"))
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("no Markdown in %s", dir)
+	}
+	for _, p := range paths {
+		f, err := os.Open(p)
+		check(err)
+		var r io.Reader = f
+		name := filepath.Base(p)
+		if strings.HasSuffix(p, ".gz") {
+			gz, err := gzip.NewReader(f)
+			check(err)
+			r, name = gz, strings.TrimSuffix(name, ".gz")
+		}
+		data, err := io.ReadAll(r)
+		f.Close()
+		check(err)
+		if strings.HasSuffix(name, ".md") {
+			check(os.WriteFile(filepath.Join(tmp, name), data, 0o644))
+		}
+	}
+	return docsindex.Open(os.DirFS(tmp), "node").Sections()
+}
+
+func readQueries(path string) []labelled {
+	f, err := os.Open(path)
+	check(err)
+	defer f.Close()
+	var out []labelled
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		q, want, ok := strings.Cut(line, "\t")
+		if !ok {
+			continue
+		}
+		out = append(out, labelled{query: q, want: strings.Split(want, "|")})
+	}
+	return out
+}
+
+func round(d time.Duration) time.Duration {
+	switch {
+	case d > time.Millisecond:
+		return d.Round(10 * time.Microsecond)
+	case d > time.Microsecond:
+		return d.Round(100 * time.Nanosecond)
+	}
+	return d
+}
+
+func check(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
