@@ -37,7 +37,10 @@ type engine interface {
 	search(q string, n int) []int // section numbers, best first
 }
 
-type ours struct{ ix *docsindex.Index; pos map[string]int }
+type ours struct {
+	ix  *docsindex.Index
+	pos map[string]int
+}
 
 func (o ours) search(q string, n int) []int {
 	var out []int
@@ -69,7 +72,9 @@ func (b theirs) search(q string, n int) []int {
 	return out
 }
 
-func key(s docsindex.Section) string { return s.Path + "#" + s.Anchor + "#" + strings.Join(s.TitlePath, "/") }
+func key(s docsindex.Section) string {
+	return s.Path + "#" + s.Anchor + "#" + strings.Join(s.TitlePath, "/")
+}
 
 func main() {
 	nodeDir := flag.String("node", "/usr/share/doc/nodejs/api", "Node.js API docs (*.md or *.md.gz)")
