@@ -1,0 +1,14 @@
+# packages: elasticsearch>=8.19,<9
+# env: ELASTICSEARCH_URL, LOAMS_API_KEY
+# doc: guides/engines/elasticsearch.md
+import os
+
+from elasticsearch import Elasticsearch
+
+es = Elasticsearch(os.environ["ELASTICSEARCH_URL"], bearer_auth=os.environ["LOAMS_API_KEY"])
+
+es.indices.create(
+    index="articles",
+    mappings={"properties": {"title": {"type": "text"}, "body": {"type": "text"},
+                             "embedding": {"type": "dense_vector", "dims": 4, "similarity": "cosine"}}},
+)

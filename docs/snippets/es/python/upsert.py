@@ -1,0 +1,16 @@
+# packages: elasticsearch>=8.19,<9
+# env: ELASTICSEARCH_URL, LOAMS_API_KEY
+# doc: guides/engines/elasticsearch.md
+import os
+
+from elasticsearch import Elasticsearch
+
+es = Elasticsearch(os.environ["ELASTICSEARCH_URL"], bearer_auth=os.environ["LOAMS_API_KEY"])
+
+from elasticsearch import helpers
+
+docs = [
+    {"_index": "articles", "_id": "1", "title": "Refunds", "body": "refunds take 5 days", "embedding": [0.1, 0.2, 0.3, 0.4]},
+    {"_index": "articles", "_id": "2", "title": "Shipping", "body": "shipping is free over 50 EUR", "embedding": [0.4, 0.3, 0.2, 0.1]},
+]
+helpers.bulk(es, docs, refresh=True)

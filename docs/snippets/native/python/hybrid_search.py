@@ -1,0 +1,26 @@
+# packages:
+# env: LOAMS_URL, LOAMS_API_KEY
+# doc: guides/engines/native.md
+import json
+import os
+import urllib.request
+
+BASE = os.environ["LOAMS_URL"]
+KEY = os.environ["LOAMS_API_KEY"]
+
+query = {
+    "from": "collections.kb",
+    "retrieve": [
+        {"vector": {"field": "embedding", "query": [0.1, 0.2, 0.3, 0.4], "k": 20}},
+        {"text": {"field": "body", "query": "refund", "k": 20}},
+    ],
+    "filter": {"term": {"lang": "en"}},
+    "fuse": {"method": "rrf", "k": 60},
+    "limit": 5,
+}
+req = urllib.request.Request(BASE + "/v1/namespaces/default/query", method="POST", data=json.dumps(query).encode())
+req.add_header("Authorization", "Bearer " + KEY)
+req.add_header("Content-Type", "application/json")
+with urllib.request.urlopen(req) as resp:
+    for hit in json.loads(resp.read())["hits"]:
+        print(hit["pk"], hit["score"], hit["source"])

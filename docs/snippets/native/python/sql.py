@@ -1,0 +1,19 @@
+# packages:
+# env: LOAMS_URL, LOAMS_API_KEY
+# doc: guides/engines/native.md
+import json
+import os
+import urllib.request
+
+BASE = os.environ["LOAMS_URL"]
+KEY = os.environ["LOAMS_API_KEY"]
+
+sql = "SELECT pk, score FROM rrf(vector_search('kb', [0.1, 0.2, 0.3, 0.4], 'embedding', 10), text_search('kb', 'refund', 'body', 10))"
+req = urllib.request.Request(BASE + "/v1/namespaces/default/sql", method="POST", data=json.dumps({"query": sql}).encode())
+req.add_header("Authorization", "Bearer " + KEY)
+req.add_header("Content-Type", "application/json")
+with urllib.request.urlopen(req) as resp:
+    result = json.loads(resp.read())
+    print([c["name"] for c in result["columns"]])
+    for row in result["rows"]:
+        print(row)

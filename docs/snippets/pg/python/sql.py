@@ -1,0 +1,12 @@
+# packages: psycopg[binary]>=3.1
+# env: LOAMS_PG_URL, LOAMS_API_KEY
+# doc: guides/engines/postgres-wire.md
+import os
+
+import psycopg
+
+conn = psycopg.connect(os.environ["LOAMS_PG_URL"], password=os.environ["LOAMS_API_KEY"])
+
+sql = "SELECT pk, score FROM rrf(vector_search('kb', [0.1, 0.2, 0.3, 0.4], 'embedding', 10), text_search('kb', 'refund', 'body', 10))"
+for row in conn.execute(sql):
+    print(row)
