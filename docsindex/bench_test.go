@@ -3,6 +3,8 @@ package docsindex
 import (
 	"os"
 	"testing"
+
+	"loams.dev/cli/docs"
 )
 
 // BenchmarkBuildNode builds the index over the Node.js API docs (when the
@@ -19,5 +21,28 @@ func BenchmarkBuildNode(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		Build(secs)
+	}
+}
+
+// BenchmarkFirstSearch is search_docs' first call on the embedded bundle:
+// walking the bundle, building the index and answering one query.
+func BenchmarkFirstSearch(b *testing.B) {
+	for b.Loop() {
+		if _, err := Open(docs.FS, "bench").Search("qdrant port", 5); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSearch is a query on a built index.
+func BenchmarkSearch(b *testing.B) {
+	bundle := Open(docs.FS, "bench")
+	if _, err := bundle.Search("warm", 1); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := bundle.Search("port already in use", 5); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -10,12 +10,14 @@ import (
 // BM25F parameters. The title path counts three times the body: a section
 // titled "Ports" is about ports even when its body says so once.
 const (
-	k1          = 1.2
-	bTitle      = 0.3
-	bBody       = 0.75
-	titleWeight = 3.0
-	phraseBoost = 1.5
-	prefixScale = 0.4 // a prefix match counts less than the word itself
+	k1            = 1.2
+	bTitle        = 0.3
+	bBody         = 0.75
+	titleWeight   = 3.0
+	phraseBoost   = 1.5
+	prefixScale   = 0.4 // a prefix match counts less than the word itself
+	snippetWeight = 0.5
+	titleBoost    = 1.5
 )
 
 // Index is an in-memory BM25F index over sections: postings per term with
@@ -93,9 +95,10 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	}
 	scores := map[int32]float64{}
 	matched := map[int32]int{}
+	inTitle := map[int32]int{} // query words found in the section's title path
 	for _, qt := range qterms {
 		expansions := map[string]float64{qt: 1}
-		if _, exact := ix.postings[qt]; !exact || len(qt) >= 4 {
+		if _, exact := ix.postings[qt]; !exact { // a word the docs never use may be the start of one they do
 			for _, t := range ix.withPrefix(qt) {
 				if t != qt {
 					expansions[t] = max(expansions[t], prefixScale)
@@ -114,6 +117,9 @@ func (ix *Index) Search(query string, limit int) []Hit {
 				if !seen[p.doc] {
 					seen[p.doc] = true
 					matched[p.doc]++
+					if p.title > 0 && scale == 1 {
+						inTitle[p.doc]++
+					}
 				}
 			}
 		}
@@ -125,8 +131,14 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		// Sections that match every query word beat those that match one
 		// word many times; an exact phrase beats both.
 		s *= float64(matched[i]) / float64(len(qterms))
+		if inTitle[i] == len(qterms) {
+			s *= titleBoost // the heading says it all: "Port already in use"
+		}
 		if len(strings.Fields(phrase)) > 1 && strings.Contains(d.lowerText, phrase) {
 			s *= phraseBoost
+		}
+		if strings.HasPrefix(d.sec.Path, "snippets/") {
+			s *= snippetWeight // code answers "how", the guides answer "what"; get_sdk_snippet serves code
 		}
 		hits = append(hits, Hit{Section: d.sec, Score: s})
 	}
