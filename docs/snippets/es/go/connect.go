@@ -35,7 +35,6 @@ func show(body io.ReadCloser, err error) {
 	fmt.Println(string(out))
 }
 
-
 func main() {
 	es := connect()
 	res, err := es.Info()

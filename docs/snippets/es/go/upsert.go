@@ -36,7 +36,6 @@ func show(body io.ReadCloser, err error) {
 	fmt.Println(string(out))
 }
 
-
 func main() {
 	es := connect()
 	res, err := es.Index("articles", strings.NewReader(`{"title": "Refunds", "body": "refunds take 5 days"}`),
