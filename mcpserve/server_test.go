@@ -113,6 +113,9 @@ func TestGoldenToolsList(t *testing.T) {
 	if err := json.Unmarshal([]byte(line), &resp); err != nil {
 		t.Fatal(err)
 	}
+	if len(resp.Result.Tools) != 8 {
+		t.Errorf("want the eight tools of the spec, got %d", len(resp.Result.Tools))
+	}
 	compact, _ := json.Marshal(map[string]any{"tools": resp.Result.Tools})
 	if len(compact) >= 6<<10 {
 		t.Errorf("tools/list is %d bytes of JSON; keep it under 6 KiB", len(compact))
