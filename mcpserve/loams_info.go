@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/stack"
 )
 
 type loamsInfoInput struct{}
@@ -43,6 +45,13 @@ func (s *Server) loamsInfo(ctx context.Context, _ loamsInfoInput) (loamsInfo, er
 	b := s.opts.Build
 	info := loamsInfo{Version: b.Version, Commit: b.Commit, DocsVersion: b.Version, Home: s.opts.Home.Dir, OutputSchema: 1}
 	info.Stacks = countStacks(s.opts.Home.StacksDir())
+	// The server binary: found and asked locally (cached by path, size and
+	// mtime), never downloaded; none found is null, not an error.
+	if bin, err := stack.Locate(s.opts.Home, "", s.opts.Profile.ServerBinary, s.opts.Getenv); err == nil {
+		if srv, err := stack.Probe(ctx, s.opts.Home, bin); err == nil {
+			info.Server = &ServerInfo{Path: srv.Path, Version: srv.Version, EnginesAvailable: srv.EnginesAvailable()}
+		}
+	}
 	if store, err := s.secretStore(ctx); err == nil {
 		backend := store.Backend()
 		info.SecretsBackend = &backend
