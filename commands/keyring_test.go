@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -58,16 +57,15 @@ func runBin(t *testing.T, env []string, args ...string) loamsResult {
 	return loamsResult{out.String(), errOut.String(), code, time.Since(start)}
 }
 
-// plantStack makes a stack env export can read.
-// TODO(stack): use `loams stack create --no-start --server-binary <stand-in>`
-// once stack/ is on main, and `stack delete --yes` for the removal.
+// plantStack makes a stack env export can read, the way a user would:
+// `loams stack create --no-start` against the stand-in server, with the file
+// store so that the keyring holds only what the test puts there.
 func plantStack(t *testing.T, h home.Home, name string) {
 	t.Helper()
-	if err := os.MkdirAll(h.Stack(name), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(h.Stack(name), "stack.toml"), []byte("name = \""+name+"\"\n"), 0o600); err != nil {
-		t.Fatal(err)
+	server := testbin.Build(t, "./internal/testserver")
+	r := runBin(t, keyringEnv(h.Dir, "", "LOAMS_SECRETS=file"), "stack", "create", "--name", name, "--no-start", "--server-binary", server)
+	if r.code != 0 {
+		t.Fatalf("stack create %s: exit %d, stderr %s", name, r.code, r.stderr)
 	}
 }
 
