@@ -30,9 +30,11 @@ func TestMain(m *testing.M) {
 
 // nextBase hands each test its own port block, so parallel tests never
 // race for the same ports (the allocator itself is tested separately).
+// Blocks from 40000 are outside the allocator's own range (20000-29999)
+// and the fixed bases of the CLI tests, which run at the same time.
 var nextBase atomic.Int32
 
-func portBase() int { return 21000 + int(nextBase.Add(1))*100 }
+func portBase() int { return 40000 + int(nextBase.Add(1))*100 }
 
 type fixture struct {
 	sv    *stack.Supervisor
