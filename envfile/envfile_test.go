@@ -203,3 +203,36 @@ func TestExportFiles(t *testing.T) {
 		t.Error(".env.loams was written despite the conflict")
 	}
 }
+
+// Writing the same settings again keeps the file (its header time and
+// mtime): dev servers that watch .env files must not reload for nothing.
+// A different value, or a mode other than 0600, rewrites it.
+func TestExportKeepsAnUnchangedFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tgt := Target{Write: filepath.Join(dir, ".env.loams"), Version: "0.1.0", Now: at}
+	if _, err := Export(context.Background(), devStack(), tgt); err != nil {
+		t.Fatal(err)
+	}
+	later := tgt
+	later.Now = at.Add(time.Hour)
+	res, err := Export(context.Background(), devStack(), later)
+	if err != nil || !res.Unchanged {
+		t.Fatalf("second export: %+v, %v; want Unchanged", res, err)
+	}
+	if got, _ := os.ReadFile(tgt.Write); string(got) != wantDotenv {
+		t.Errorf("an unchanged export rewrote the file:\n%s", got)
+	}
+
+	os.Chmod(tgt.Write, 0o644)
+	if res, _ := Export(context.Background(), devStack(), later); res.Unchanged {
+		t.Error("a 0644 file was kept; it must be rewritten 0600")
+	}
+	other := devStack()
+	other.Vars[0].Value = "http://127.0.0.1:20080"
+	res, err = Export(context.Background(), other, later)
+	got, _ := os.ReadFile(tgt.Write)
+	if err != nil || res.Unchanged || !strings.Contains(string(got), "LOAMS_URL=http://127.0.0.1:20080\n") || !strings.Contains(string(got), "T11:00:00Z") {
+		t.Errorf("changed settings: %+v, %v, file:\n%s", res, err, got)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"loams.dev/cli/internal/errs"
@@ -29,6 +30,9 @@ type Result struct {
 	MergedInto       string   `json:"merged_into"`
 	Written          []string `json:"written"`
 	GitignoreUpdated string   `json:"gitignore_updated"`
+	// Unchanged: Write already held these settings, so it was left alone
+	// (dev servers that reload on .env changes do not restart for nothing).
+	Unchanged bool `json:"-"`
 }
 
 // Export writes the stack's settings to t.Write (atomically, 0600) and/or
@@ -62,7 +66,9 @@ func Export(ctx context.Context, s Stack, t Target) (Result, error) {
 		if fi, err := os.Stat(to); err == nil && fi.IsDir() {
 			return Result{}, errs.New(errs.Usage, "pass a file name, e.g. .env.loams", "%s is a directory", t.Write).With("path", t.Write)
 		}
-		if err := safefile.Write(to, s.Dotenv(t.Version, t.Now), 0o600); err != nil {
+		if Current(to, s) {
+			res.Unchanged = true
+		} else if err := safefile.Write(to, s.Dotenv(t.Version, t.Now), 0o600); err != nil {
 			return Result{}, fileError(t.Write, err)
 		}
 		res.Path = t.Write
@@ -81,6 +87,19 @@ func Export(ctx context.Context, s Stack, t Target) (Result, error) {
 		res.MergedInto = t.Merge
 	}
 	return res, nil
+}
+
+// Current reports whether the .env.loams at path already holds exactly s's
+// settings, mode 0600: the header line with its time may differ.
+func Current(path string, s Stack) bool {
+	old, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(path)
+	header, body, ok := strings.Cut(string(old), "\n")
+	return err == nil && fi.Mode().Perm() == 0o600 && ok &&
+		strings.HasPrefix(header, "# Written by loams ") && body == s.lines("\n")
 }
 
 // realPath follows a symlink so a write replaces the file it points to and
