@@ -170,3 +170,14 @@ func parseStorage(arg, stackDir string) (Storage, error) {
 }
 
 func (s *Spec) String() string { return fmt.Sprintf("stack %s", s.Name) }
+
+// MCPURL is the address of the stack's own MCP data endpoint, "" when the
+// stack does not run the mcp engine.
+func (s *Spec) MCPURL() string {
+	for _, v := range s.EnvVars() {
+		if v.Name == "LOAMS_MCP_URL" {
+			return v.Value
+		}
+	}
+	return ""
+}
