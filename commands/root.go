@@ -34,6 +34,7 @@ func NewRoot(f *Factory) *cli.Command {
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour in tables: auto, always or never"},
 		},
 		Commands: []*cli.Command{
+			newInitCmd(f),
 			newConfigureCmd(f),
 			newVersionCmd(f, nil),
 			newEnvCmd(f),
