@@ -28,13 +28,16 @@ func excerpt(body string, words []string) string {
 			}
 		}
 	}
+	// The window is in bytes, which bounds the runes; two are kept for the
+	// ellipses that mark the cuts.
+	const window = excerptLen - 2
 	start := 0
-	if at > excerptLen/3 {
-		start = at - excerptLen/3
+	if at > window/3 {
+		start = at - window/3
 	}
-	end := min(start+excerptLen, len(text))
+	end := min(start+window, len(text))
 	if end == len(text) {
-		start = max(end-excerptLen, 0)
+		start = max(end-window, 0)
 	}
 	// Snap inwards to word boundaries and mark the cuts.
 	for start > 0 && start < end && !unicode.IsSpace(rune(text[start-1])) {
@@ -49,10 +52,6 @@ func excerpt(body string, words []string) string {
 	}
 	if end < len(text) {
 		out += "…"
-	}
-	// The ellipses are counted too: the result stays within the limit.
-	for len([]rune(out)) > excerptLen {
-		out = string([]rune(out)[:excerptLen-1]) + "…"
 	}
 	return out
 }
