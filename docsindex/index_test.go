@@ -58,7 +58,7 @@ func TestSearchFindsCodeFormsWholeAndByParts(t *testing.T) {
 		{"wait timeout", "guides/stacks.md", "Stacks › Timeouts"},
 		{"127.0.0.1:6333", "guides/stacks.md", "Stacks › Ports"},
 		{"6333", "guides/stacks.md", "Stacks › Ports"},
-		{"ports", "guides/stacks.md", "Stacks › Ports"},         // title boost over a body mention
+		{"ports", "guides/stacks.md", "Stacks › Ports"},              // title boost over a body mention
 		{"slowly starting", "guides/stacks.md", "Stacks › Timeouts"}, // stems: slow, start
 		{"query_points", "snippets/qdrant/python/search.py", ""},
 	}
