@@ -377,3 +377,42 @@ func TestUnknownSchemaIsLeftAlone(t *testing.T) {
 		t.Error("stack.toml was rewritten")
 	}
 }
+
+// A server whose /ready flaps (200, 503, 200, …) is one server throughout:
+// start returns once it has been ready, describe never calls it crashed, a
+// second start does not spawn another, and once it is old a 503 reads as
+// unhealthy while a 200 reads as running.
+func TestFlappingReadyIsNotACrash(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "TESTSERVER_FLAP=1")
+	d, err := f.create(t, "flappy", true, "qdrant")
+	if err != nil || d.State != stack.Running {
+		t.Fatalf("start of a flapping server: %v %+v", err, d)
+	}
+	pid := *d.PID
+	seen := map[string]int{}
+	for range 6 {
+		d, err := f.sv.Describe(context.Background(), "flappy")
+		if err != nil || d.PID == nil || *d.PID != pid {
+			t.Fatalf("describe: %v %+v (pid %d at start)", err, d, pid)
+		}
+		seen[d.State]++
+	}
+	if seen[stack.Running] == 0 || seen[stack.Starting] == 0 || len(seen) != 2 {
+		t.Errorf("young flapping server: states %v, want running and starting only", seen)
+	}
+	again, err := f.sv.Start(context.Background(), "flappy", 30*time.Second)
+	if err != nil || *again.PID != pid {
+		t.Fatalf("second start: %v %+v, want the same pid %d", err, again, pid)
+	}
+
+	f.sv.Now = func() time.Time { return time.Now().Add(2 * stack.DefaultWait) }
+	seen = map[string]int{}
+	for range 6 {
+		d, _ := f.sv.Describe(context.Background(), "flappy")
+		seen[d.State]++
+	}
+	if seen[stack.Running] == 0 || seen[stack.Unhealthy] == 0 || len(seen) != 2 {
+		t.Errorf("old flapping server: states %v, want running and unhealthy only", seen)
+	}
+}
