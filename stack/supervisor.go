@@ -241,7 +241,9 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited <-chan error, wait time.Duration) (*Description, error) {
 	deadline := time.NewTimer(wait - sv.now().Sub(p.StartedAt))
 	defer deadline.Stop()
-	interval := 25 * time.Millisecond
+	// Fast at first (the stand-in is ready in a few ms, a real server soon
+	// after), then backing off to a gentle 200 ms.
+	interval := 5 * time.Millisecond
 	for {
 		if s.ready() {
 			return s.describe(Running, p), nil
@@ -319,6 +321,7 @@ func (s *Spec) stop(ctx context.Context, grace time.Duration) error {
 			_ = sigkill(p.PID)
 			waitGone(ctx, p, 5*time.Second)
 		}
+		s.waitPortsFree(ctx, 2*time.Second)
 	}
 	if err := os.Remove(s.PidPath()); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
@@ -328,17 +331,29 @@ func (s *Spec) stop(ctx context.Context, grace time.Duration) error {
 
 func waitGone(ctx context.Context, p *pidFile, d time.Duration) bool {
 	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
+	for interval := 2 * time.Millisecond; time.Now().Before(deadline); interval = min(interval*2, 50*time.Millisecond) {
 		if !p.ours() {
 			return true
 		}
 		select {
 		case <-ctx.Done():
 			return false
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(interval):
 		}
 	}
 	return !p.ours()
+}
+
+// waitPortsFree gives the kernel a moment to close the server's sockets:
+// a multi-threaded server's main thread can be a zombie while its other
+// threads still hold the listeners, and a restart right after a stop would
+// otherwise find its own ports in use. Ports held by someone else only
+// cost the wait; start names them.
+func (s *Spec) waitPortsFree(ctx context.Context, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for s.checkPorts() != nil && time.Now().Before(deadline) && ctx.Err() == nil {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // DeleteResult says what delete removed, and where kept data went.

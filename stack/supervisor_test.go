@@ -30,11 +30,13 @@ func TestMain(m *testing.M) {
 
 // nextBase hands each test its own port block, so parallel tests never
 // race for the same ports (the allocator itself is tested separately).
-// Blocks from 40000 are outside the allocator's own range (20000-29999)
-// and the fixed bases of the CLI tests, which run at the same time.
+// Blocks from 10000 are outside the allocator's own range (20000-29999),
+// the CLI tests' fixed bases (23000-25100), which run at the same time, and
+// the kernel's ephemeral ports (32768 up), where a client socket of some
+// readiness probe may sit on any port.
 var nextBase atomic.Int32
 
-func portBase() int { return 40000 + int(nextBase.Add(1))*100 }
+func portBase() int { return 10000 + int(nextBase.Add(1)%99)*100 }
 
 type fixture struct {
 	sv    *stack.Supervisor
@@ -45,7 +47,7 @@ type fixture struct {
 // newFixture is a supervisor over a temp LOAMS_HOME with the stand-in server;
 // env are TESTSERVER_* knobs, passed through the CLI's environment as the
 // real server would get them.
-func newFixture(t *testing.T, env ...string) *fixture {
+func newFixture(t testing.TB, env ...string) *fixture {
 	t.Helper()
 	h := home.Home{Dir: t.TempDir()}
 	bin := testbin.Build(t, "./internal/testserver")
@@ -70,7 +72,7 @@ func newFixture(t *testing.T, env ...string) *fixture {
 	return f
 }
 
-func (f *fixture) create(t *testing.T, name string, start bool, engines ...string) (*stack.Description, error) {
+func (f *fixture) create(t testing.TB, name string, start bool, engines ...string) (*stack.Description, error) {
 	t.Helper()
 	return f.sv.Create(context.Background(), stack.CreateOptions{Name: name, Engines: engines, ServerBinary: f.bin,
 		PortBase: portBase(), Start: start, Wait: 30 * time.Second})
