@@ -3,8 +3,10 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,32 +59,47 @@ func runBin(t *testing.T, env []string, args ...string) loamsResult {
 	return loamsResult{out.String(), errOut.String(), code, time.Since(start)}
 }
 
-// plantStack makes a stack env export can read, the way a user would:
-// `loams stack create --no-start` against the stand-in server, with the file
-// store so that the keyring holds only what the test puts there.
-func plantStack(t *testing.T, h home.Home, name string) {
-	t.Helper()
-	server := testbin.Build(t, "./internal/testserver")
-	r := runBin(t, keyringEnv(h.Dir, "", "LOAMS_SECRETS=file"), "stack", "create", "--name", name, "--no-start", "--server-binary", server)
-	if r.code != 0 {
-		t.Fatalf("stack create %s: exit %d, stderr %s", name, r.code, r.stderr)
+// secretTool asks libsecret's own CLI, a second client of the same
+// Secret Service, for the stack's key: "" when it has none.
+func secretTool(name string) string {
+	out, err := exec.Command("secret-tool", "lookup", "service", "loams", "username", "stack/"+name+"/api_key").Output()
+	if err != nil {
+		return ""
 	}
+	return string(out)
 }
 
+// The CLI against a real gnome-keyring: stack create stores the key there,
+// env export reads it back, delete removes it; without a session bus auto
+// falls back to the file store and keyring mode fails clearly.
 func TestKeyringThroughCLI(t *testing.T) {
 	if os.Getenv("LOAMS_KEYRING_TEST") == "" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
 		t.Skip("needs a real Secret Service: LOAMS_KEYRING_TEST=1 under dbus-run-session with gnome-keyring-daemon (.ci/steps/40-keyring.sh)")
 	}
+	if _, err := exec.LookPath("secret-tool"); err != nil {
+		t.Skip("needs secret-tool (Debian libsecret-tools) to cross-check the keyring")
+	}
 	ctx := context.Background()
 	h := home.Home{Dir: t.TempDir()}
 	const name = "ktest-cli"
-	plantStack(t, h, name)
 	kr := secret.NewKeyring()
-	key, _ := secret.Generate()
-	if err := kr.Set(ctx, name, key); err != nil {
-		t.Fatalf("store in the real keyring: %v", err)
-	}
 	t.Cleanup(func() { kr.Delete(ctx, name) })
+	keyringMode := keyringEnv(h.Dir, "", "LOAMS_SECRETS=keyring")
+
+	r := runBin(t, keyringMode, "stack", "create", "--name", name, "--no-start", "--server-binary", testbin.Build(t, "./internal/testserver"))
+	if r.code != 0 {
+		t.Fatalf("stack create: exit %d, stderr %s", r.code, r.stderr)
+	}
+	key, err := kr.Get(ctx, name)
+	if err != nil {
+		t.Fatalf("stack create did not store the key in the keyring: %v", err)
+	}
+	if !strings.HasPrefix(key.Reveal(), "loams_") || secretTool(name) != key.Reveal() {
+		t.Errorf("secret-tool sees %q, loams stored a key of %d bytes", secretTool(name), len(key.Reveal()))
+	}
+	if _, err := os.Stat(filepath.Join(h.Stack(name), "secrets", "api_key")); err == nil {
+		t.Error("keyring mode also wrote the key to a file")
+	}
 
 	// env export reads the key back from the real keyring, in both modes that use it.
 	for _, mode := range []string{"keyring", "auto"} {
@@ -91,15 +108,12 @@ func TestKeyringThroughCLI(t *testing.T) {
 			t.Fatalf("secrets=%s: env export exit %d, stderr %s; the key from the keyring is missing", mode, r.code, r.stderr)
 		}
 	}
-	if out, err := exec.Command("secret-tool", "lookup", "service", "loams", "username", "stack/"+name+"/api_key").Output(); err == nil && string(out) != key.Reveal() {
-		t.Errorf("secret-tool sees a different value")
-	}
 
 	// Without a session bus: auto falls back to the file store, keyring fails clearly.
 	noBus := func(mode string) []string {
 		return keyringEnv(h.Dir, "DBUS_SESSION_BUS_ADDRESS", "LOAMS_SECRETS="+mode)
 	}
-	r := runBin(t, noBus("keyring"), "env", "export", "--stack", name, "-o", "json")
+	r = runBin(t, noBus("keyring"), "env", "export", "--stack", name, "-o", "json")
 	var e struct{ Error struct{ Code string } }
 	json.Unmarshal([]byte(r.stderr), &e)
 	if r.code != 7 || e.Error.Code != "keyring_unavailable" || r.stdout != "" {
@@ -115,4 +129,12 @@ func TestKeyringThroughCLI(t *testing.T) {
 		t.Errorf("auto without a bus must fall back to the file store: exit %d, stderr %s", r.code, r.stderr)
 	}
 	t.Logf("auto mode without a bus fell back after %s", r.took)
+
+	// delete removes the key from the keyring.
+	if r := runBin(t, keyringMode, "stack", "delete", "--name", name, "--yes"); r.code != 0 {
+		t.Fatalf("stack delete: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if _, err := kr.Get(ctx, name); !errors.Is(err, secret.ErrNotFound) || secretTool(name) != "" {
+		t.Errorf("the key is still in the keyring after stack delete: %v", err)
+	}
 }
