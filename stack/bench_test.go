@@ -35,6 +35,28 @@ func BenchmarkStartStop(b *testing.B) {
 	}
 }
 
+// BenchmarkStartBeyondReady: the stand-in becomes ready 100 ms after it
+// starts; overhead-ms is what start+stop costs beyond that delay.
+func BenchmarkStartBeyondReady(b *testing.B) {
+	const delay = 100 * time.Millisecond
+	f := newFixture(b, "TESTSERVER_READY_DELAY="+delay.String())
+	if _, err := f.create(b, "bench", false, "qdrant"); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	start := time.Now()
+	for b.Loop() {
+		if _, err := f.sv.Start(ctx, "bench", 30*time.Second); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.sv.Stop(ctx, "bench", 5*time.Second); err != nil {
+			b.Fatal(err)
+		}
+	}
+	per := time.Since(start) / time.Duration(b.N)
+	b.ReportMetric(float64(per-delay)/float64(time.Millisecond), "overhead-ms")
+}
+
 func BenchmarkServerAlone(b *testing.B) {
 	f := newFixture(b)
 	d, err := f.create(b, "bench", false, "qdrant")
@@ -64,6 +86,22 @@ func BenchmarkServerAlone(b *testing.B) {
 		}
 		cmd.Process.Signal(syscall.SIGTERM)
 		cmd.Wait()
+	}
+}
+
+// BenchmarkDescribe8 is `loams stack describe` of a running stack in a
+// home that holds the most stacks allowed.
+func BenchmarkDescribe8(b *testing.B) {
+	f := newFixture(b)
+	for i := range stack.MaxStacks {
+		if _, err := f.create(b, fmt.Sprintf("s%d", i), i == 0, "qdrant"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		if d, err := f.sv.Describe(context.Background(), "s0"); err != nil || d.State != stack.Running {
+			b.Fatalf("describe: %v %+v", err, d)
+		}
 	}
 }
 

@@ -241,9 +241,10 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited <-chan error, wait time.Duration) (*Description, error) {
 	deadline := time.NewTimer(wait - sv.now().Sub(p.StartedAt))
 	defer deadline.Stop()
-	// Fast at first (the stand-in is ready in a few ms, a real server soon
-	// after), then backing off to a gentle 200 ms.
-	interval := 5 * time.Millisecond
+	// Poll about every tenth of the time waited so far, between 5 and
+	// 200 ms: fast at first, gentle later, and never more than ~10% late
+	// (doubling would be up to twice as late as the server).
+	began := time.Now()
 	for {
 		if s.ready() {
 			return s.describe(Running, p), nil
@@ -266,9 +267,8 @@ func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited
 				"stack %q was not ready within %s", s.Name, wait).With("name", s.Name).With("log_tail", tailLines(s))
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(interval):
+		case <-time.After(min(max(time.Since(began)/10, 5*time.Millisecond), 200*time.Millisecond)):
 		}
-		interval = min(interval*2, 200*time.Millisecond)
 	}
 }
 
