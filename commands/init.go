@@ -164,8 +164,7 @@ func initStackStep(ctx context.Context, f *Factory, opts *initOptions, res *init
 	name := opts.stack
 	res.Stack.Description = &stack.Description{Name: name, State: "absent"}
 	d, err := sv.Describe(ctx, name)
-	switch {
-	case errs.Is(err, errs.StackNotFound):
+	if errs.Is(err, errs.StackNotFound) {
 		if ok, err := ask("Create and start the stack " + name + "?"); err != nil || !ok {
 			return err
 		}
@@ -176,22 +175,28 @@ func initStackStep(ctx context.Context, f *Factory, opts *initOptions, res *init
 		if err != nil {
 			return err
 		}
-		res.Stack.Created, res.Stack.Started = true, true
+		res.Stack.Description, res.Stack.Created, res.Stack.Started = d, true, true
 		res.Changes = append(res.Changes, "created and started stack "+name)
-	case err != nil:
+		return nil
+	}
+	if err != nil {
 		return err
-	case d.State != stack.Running:
-		if ok, err := ask("Start the stack " + name + " (" + d.State + ")?"); err != nil || !ok {
-			res.Stack.Description = d
-			return err
-		}
-		if err := f.withProgress("starting "+name+"…", func() (err error) { d, err = sv.Start(ctx, name, opts.wait); return err }); err != nil {
-			return err
-		}
-		res.Stack.Started = true
-		res.Changes = append(res.Changes, "started stack "+name)
 	}
 	res.Stack.Description = d
+	if len(opts.engines) > 0 {
+		f.say("note: stack %s already exists and keeps its engines; --engines applies to a new stack", name)
+	}
+	if d.State == stack.Running {
+		return nil
+	}
+	if ok, err := ask("Start the stack " + name + " (" + d.State + ")?"); err != nil || !ok {
+		return err
+	}
+	if err := f.withProgress("starting "+name+"…", func() (err error) { d, err = sv.Start(ctx, name, opts.wait); return err }); err != nil {
+		return err
+	}
+	res.Stack.Description, res.Stack.Started = d, true
+	res.Changes = append(res.Changes, "started stack "+name)
 	return nil
 }
 

@@ -136,9 +136,12 @@ func TestInitTwiceChangesNothing(t *testing.T) {
 	if _, errOut, code := loams(t, env, "stack", "stop", "--name", "dev", "--grace", "2s"); code != 0 {
 		t.Fatalf("stop: %s", errOut)
 	}
-	out, _, _ = loams(t, env, "init", "--yes", "--no-agent", "--project-dir", proj, "-o", "json")
+	out, errOut, _ = loams(t, env, "init", "--yes", "--no-agent", "--engines", "qdrant", "--project-dir", proj, "-o", "json")
 	var third initJSON
 	json.Unmarshal([]byte(out), &third)
+	if !strings.Contains(errOut, "keeps its engines") {
+		t.Errorf("--engines on an existing stack must say it is not applied; stderr: %s", errOut)
+	}
 	if !third.Stack.Started || third.Stack.State != "running" || !slices.Equal(third.Changes, []string{"started stack dev"}) || len(third.Agents) != 0 {
 		t.Errorf("init after stop: %+v", third)
 	}
