@@ -47,6 +47,19 @@ func describeView(d *stack.Description) ([][]string, string) {
 	if d.PID != nil {
 		rows = append(rows, []string{"pid", fmt.Sprint(*d.PID)}, []string{"started", d.StartedAt.Format("2006-01-02 15:04:05Z")})
 	}
+	rows = append(rows, engineRows(d, "")...)
+	rows = append(rows, []string{"server", d.ServerVersion + " (" + d.ServerBinary + ")"}, []string{"data", d.DataDir}, []string{"log", d.LogPath})
+	tail := ""
+	if len(d.LogTail) > 0 {
+		tail = strings.Join(d.LogTail, "\n")
+	}
+	return rows, tail
+}
+
+// engineRows is one row per engine: its name (after indent) and its
+// endpoints, labelled when it has more than one.
+func engineRows(d *stack.Description, indent string) [][]string {
+	var rows [][]string
 	for _, e := range d.Engines {
 		var eps []string
 		for _, k := range slices.Sorted(maps.Keys(e.Endpoints)) {
@@ -56,14 +69,9 @@ func describeView(d *stack.Description) ([][]string, string) {
 				eps = append(eps, k+" "+e.Endpoints[k])
 			}
 		}
-		rows = append(rows, []string{e.Engine, strings.Join(eps, "  ")})
+		rows = append(rows, []string{indent + e.Engine, strings.Join(eps, "  ")})
 	}
-	rows = append(rows, []string{"server", d.ServerVersion + " (" + d.ServerBinary + ")"}, []string{"data", d.DataDir}, []string{"log", d.LogPath})
-	tail := ""
-	if len(d.LogTail) > 0 {
-		tail = strings.Join(d.LogTail, "\n")
-	}
-	return rows, tail
+	return rows
 }
 
 func (f *Factory) printStack(d *stack.Description) error {

@@ -87,6 +87,12 @@ type initAgent struct {
 	Error   *errs.Object `json:"error,omitempty"`
 }
 
+// done is the agent's line once install (or its dry run) has answered.
+func (ia initAgent) done(status string, r *agents.Result) initAgent {
+	ia.Status, ia.Scope, ia.Via, ia.Path, ia.Entries = status, r.Scope, r.Via, r.Path, r.Entries
+	return ia
+}
+
 func runInit(ctx context.Context, f *Factory, opts *initOptions) error {
 	for _, a := range opts.agents {
 		if _, _, err := agents.Lookup(a, ""); err != nil {
@@ -274,8 +280,7 @@ func initAgents(ctx context.Context, f *Factory, opts *initOptions, res *initRes
 		ia := initAgent{Agent: name}
 		plan, err := agents.Install(ctx, env, req)
 		if err == nil && !plan.Changed {
-			ia.Status, ia.Scope, ia.Via, ia.Path, ia.Entries = "already_installed", plan.Scope, plan.Via, plan.Path, plan.Entries
-			res.Agents = append(res.Agents, ia)
+			res.Agents = append(res.Agents, ia.done("already_installed", plan))
 			continue
 		}
 		if err == nil {
@@ -299,8 +304,7 @@ func initAgents(ctx context.Context, f *Factory, opts *initOptions, res *initRes
 			res.Agents = append(res.Agents, ia)
 			continue
 		}
-		ia.Status, ia.Scope, ia.Via, ia.Path, ia.Entries = "installed", plan.Scope, plan.Via, plan.Path, plan.Entries
-		res.Agents = append(res.Agents, ia)
+		res.Agents = append(res.Agents, ia.done("installed", plan))
 		res.Changes = append(res.Changes, "registered loams with "+name)
 	}
 	return nil

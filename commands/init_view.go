@@ -1,8 +1,6 @@
 package commands
 
 import (
-	"maps"
-	"slices"
 	"strings"
 
 	"loams.dev/cli/internal/output"
@@ -13,15 +11,7 @@ import (
 func printInit(f *Factory, res *initResult) error {
 	d := res.Stack.Description
 	rows := [][]string{{"profile", res.Profile}, {"stack", d.Name + " (" + d.State + ")"}}
-	for _, e := range d.Engines {
-		for _, k := range slices.Sorted(maps.Keys(e.Endpoints)) {
-			label := "  " + e.Engine
-			if len(e.Endpoints) > 1 {
-				label += " " + k
-			}
-			rows = append(rows, []string{label, e.Endpoints[k]})
-		}
-	}
+	rows = append(rows, engineRows(d, "  ")...)
 	if res.EnvFile != nil {
 		rows = append(rows, []string{"env file", *res.EnvFile})
 	}

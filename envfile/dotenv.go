@@ -77,8 +77,11 @@ func (s Stack) Values() map[string]string {
 // Header is the first line of .env.loams; it is the only line that changes
 // between two writes of the same stack.
 func Header(version, stack string, now time.Time) string {
-	return fmt.Sprintf("# Written by loams %s for stack %q at %s. Do not commit.", version, stack, now.UTC().Format(time.RFC3339))
+	return fmt.Sprintf(headerPrefix+"%s for stack %q at %s. Do not commit.", version, stack, now.UTC().Format(time.RFC3339))
 }
+
+// headerPrefix starts every header loams writes, whatever its version.
+const headerPrefix = "# Written by loams "
 
 // Dotenv renders the whole .env.loams file.
 func (s Stack) Dotenv(version string, now time.Time) []byte {

@@ -99,7 +99,7 @@ func Current(path string, s Stack) bool {
 	fi, err := os.Stat(path)
 	header, body, ok := strings.Cut(string(old), "\n")
 	return err == nil && fi.Mode().Perm() == 0o600 && ok &&
-		strings.HasPrefix(header, "# Written by loams ") && body == s.lines("\n")
+		strings.HasPrefix(header, headerPrefix) && body == s.lines("\n")
 }
 
 // realPath follows a symlink so a write replaces the file it points to and
