@@ -43,6 +43,20 @@ const (
 	PathOutsideProject   Code = "path_outside_project"
 	SecretMissing        Code = "secret_missing"
 	Interrupted          Code = "interrupted"
+
+	DownloadConsentRequired Code = "download_consent_required"
+	InsecureEndpoint        Code = "insecure_endpoint"
+	FileTracked             Code = "file_tracked"
+	VariantNotFound         Code = "variant_not_found"
+	AuthNotAvailable        Code = "auth_not_available"
+	EndpointUnreachable     Code = "endpoint_unreachable"
+	TLSError                Code = "tls_error"
+	DiskFull                Code = "disk_full"
+	Unauthenticated         Code = "unauthenticated"
+	UnsafePermissions       Code = "unsafe_permissions"
+	ChecksumMismatch        Code = "checksum_mismatch"
+	SignatureInvalid        Code = "signature_invalid"
+	ManifestInvalid         Code = "manifest_invalid"
 )
 
 // exitCodes is the one table from error code to process exit code.
@@ -75,6 +89,20 @@ var exitCodes = map[Code]int{
 	PathOutsideProject:   8,
 	SecretMissing:        9,
 	Interrupted:          130,
+
+	DownloadConsentRequired: 3,
+	InsecureEndpoint:        3,
+	FileTracked:             5,
+	VariantNotFound:         6,
+	AuthNotAvailable:        6,
+	EndpointUnreachable:     7,
+	TLSError:                7,
+	DiskFull:                7,
+	Unauthenticated:         8,
+	UnsafePermissions:       8,
+	ChecksumMismatch:        9,
+	SignatureInvalid:        9,
+	ManifestInvalid:         9,
 }
 
 // ExitCode returns the exit code of c; an unknown code is a bug (1).

@@ -11,16 +11,17 @@ import (
 // slip in either shows up here.
 var specExitCodes = map[Code]int{
 	"internal": 1, "usage": 2,
-	"confirmation_required": 3, "selection_required": 3,
+	"confirmation_required": 3, "selection_required": 3, "download_consent_required": 3, "insecure_endpoint": 3,
 	"stack_not_found": 4, "profile_not_found": 4, "server_binary_not_found": 4, "snippet_not_found": 4,
 	"stack_exists": 5, "too_many_stacks": 5, "port_in_use": 5, "stack_running": 5, "stack_not_running": 5,
-	"config_unparseable": 5, "file_conflict": 5,
+	"config_unparseable": 5, "file_conflict": 5, "file_tracked": 5,
 	"engine_unsupported": 6, "platform_unsupported": 6, "ecosystem_unsupported": 6, "package_not_allowed": 6,
-	"feature_not_in_server": 6,
-	"stack_unreachable":     7, "timeout": 7, "server_error": 7, "keyring_unavailable": 7,
-	"forbidden": 8, "path_outside_project": 8,
-	"secret_missing": 9,
-	"interrupted":    130,
+	"feature_not_in_server": 6, "variant_not_found": 6, "auth_not_available": 6,
+	"stack_unreachable": 7, "timeout": 7, "server_error": 7, "keyring_unavailable": 7,
+	"endpoint_unreachable": 7, "tls_error": 7, "disk_full": 7,
+	"forbidden": 8, "path_outside_project": 8, "unauthenticated": 8, "unsafe_permissions": 8,
+	"secret_missing": 9, "checksum_mismatch": 9, "signature_invalid": 9, "manifest_invalid": 9,
+	"interrupted": 130,
 }
 
 func TestEveryCodeMapsToItsExitCode(t *testing.T) {
