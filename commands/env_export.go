@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -42,6 +43,8 @@ type envExportJSON struct {
 	Path             string            `json:"path,omitempty"`
 	MergedInto       string            `json:"merged_into,omitempty"`
 	GitignoreUpdated string            `json:"gitignore_updated,omitempty"`
+	GitignoreAdded   []string          `json:"gitignore_added,omitempty"`
+	ModeTightened    []string          `json:"mode_tightened,omitempty"`
 }
 
 func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) error) *cli.Command {
@@ -108,13 +111,14 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		if err != nil {
 			return err
 		}
-		t := envfile.Target{Write: inDir(dir, opts.Write), Merge: inDir(dir, opts.Merge),
+		t := envfile.Target{Write: inDir(dir, opts.Write), Merge: inDir(dir, opts.Merge), Root: dir,
 			Gitignore: !opts.NoGitignore, Version: buildinfo.Get().Version, Now: f.Now()}
 		res, err := envfile.Export(ctx, st, t)
 		if err != nil {
 			return err
 		}
 		out.Path, out.MergedInto, out.GitignoreUpdated = res.Path, res.MergedInto, res.GitignoreUpdated
+		out.GitignoreAdded, out.ModeTightened = res.Ignored, res.Tightened
 		if opts.Format == "json" {
 			return output.WriteJSON(f.IO.Out, out)
 		}
@@ -123,7 +127,10 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 			f.say("merged the loams block into %s", res.MergedInto)
 		}
 		if res.GitignoreUpdated != "" {
-			f.say("added %s to %s", filepath.Base(res.Path), res.GitignoreUpdated)
+			f.say("added %s to %s", strings.Join(res.Ignored, " and "), res.GitignoreUpdated)
+		}
+		for _, p := range res.Tightened {
+			f.say("made %s readable by you only (0600): it holds the key", p)
 		}
 		return nil
 	}

@@ -138,8 +138,12 @@ func TestEnvExportWritesIntoProject(t *testing.T) {
 		t.Fatalf(".env.loams: %v %v", fi, err)
 	}
 	gi, _ := os.ReadFile(filepath.Join(proj, ".gitignore"))
-	if string(gi) != ".env.loams\n" || !strings.Contains(errOut.String(), "added .env.loams to") {
+	// The merge target holds the key too: ignored as well, and 0600 now.
+	if string(gi) != ".env.loams\n.env\n" || !strings.Contains(errOut.String(), "added .env.loams and .env to") {
 		t.Errorf(".gitignore = %q, stderr = %q", gi, errOut)
+	}
+	if fi, _ := os.Stat(filepath.Join(proj, ".env")); fi.Mode().Perm() != 0o600 || !strings.Contains(errOut.String(), "(0600)") {
+		t.Errorf(".env mode %o, stderr %q", fi.Mode().Perm(), errOut)
 	}
 	env, _ := os.ReadFile(filepath.Join(proj, ".env"))
 	if !strings.HasPrefix(string(env), "# mine\nexport A=1\n# >>> loams (stack dev) >>>\n") {

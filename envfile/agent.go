@@ -24,6 +24,11 @@ type AgentResult struct {
 	Written          []string          `json:"written"`
 	Values           map[string]string `json:"values"`
 	GitignoreUpdated bool              `json:"gitignore_updated"`
+	// GitignoreAdded names the files appended to .gitignore by this call.
+	GitignoreAdded []string `json:"gitignore_added,omitempty"`
+	// ModeTightened names files that were readable by others and now are
+	// 0600, as a file holding the key must be.
+	ModeTightened []string `json:"mode_tightened,omitempty"`
 }
 
 // ExportForAgent writes .env.loams (and merges the block when asked) inside
@@ -43,10 +48,10 @@ func ExportForAgent(ctx context.Context, s Stack, req AgentRequest) (AgentResult
 			return AgentResult{}, err
 		}
 	}
-	res, err := Export(ctx, s, Target{Write: write, Merge: merge, Gitignore: true, Version: req.Version, Now: req.Now})
+	res, err := Export(ctx, s, Target{Write: write, Merge: merge, Gitignore: true, Root: req.ProjectDir, Version: req.Version, Now: req.Now})
 	if err != nil {
 		return AgentResult{}, err
 	}
 	return AgentResult{Path: res.Path, MergedInto: res.MergedInto, Written: res.Written, Values: s.Values(),
-		GitignoreUpdated: res.GitignoreUpdated != ""}, nil
+		GitignoreUpdated: res.GitignoreUpdated != "", GitignoreAdded: res.Ignored, ModeTightened: res.Tightened}, nil
 }

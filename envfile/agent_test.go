@@ -41,7 +41,7 @@ func TestExportForAgent(t *testing.T) {
 		{path: "../.env.loams", code: errs.PathOutsideProject},
 		{path: ".env.evil", code: errs.PathOutsideProject},
 		{merge: "../outside.env", code: errs.PathOutsideProject},
-		{path: "README.md", code: errs.Usage},
+		{path: "README.md", code: errs.PathOutsideProject}, // issue 11 item 18: was usage
 	} {
 		before, _ := os.ReadFile(filepath.Join(base, "outside.env"))
 		_, err := ExportForAgent(context.Background(), devStack(), AgentRequest{ProjectDir: proj, Path: bad.path, MergeInto: bad.merge})

@@ -162,14 +162,15 @@ func TestExportFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Path != tgt.Write || res.MergedInto != env || len(res.Written) != 8 {
+	if res.Path != tgt.Write || res.MergedInto != env || len(res.Written) != 8 || len(res.Tightened) != 1 {
 		t.Errorf("result = %+v", res)
 	}
 	got, _ := os.ReadFile(tgt.Write)
 	if string(got) != wantDotenv {
 		t.Errorf(".env.loams = %q", got)
 	}
-	for path, want := range map[string]os.FileMode{tgt.Write: 0o600, env: 0o640} {
+	// Both hold the key: both end 0600 (the .env was 0640).
+	for path, want := range map[string]os.FileMode{tgt.Write: 0o600, env: 0o600} {
 		fi, _ := os.Stat(path)
 		if fi.Mode().Perm() != want {
 			t.Errorf("%s mode %o, want %o", path, fi.Mode().Perm(), want)

@@ -19,9 +19,13 @@ import (
 type Target struct {
 	Write     string // .env.loams to replace; "" for none
 	Merge     string // file to merge the block into; "" for none
-	Gitignore bool   // add Write to the .gitignore beside it when needed
-	Version   string // loams version for the header line
-	Now       time.Time
+	Gitignore bool   // add Write and Merge to the .gitignore beside them when needed
+	// Root is the project directory: a .gitignore that is a link leaving it is
+	// never read or written. "" (or a file outside it) means the file's own
+	// directory.
+	Root    string
+	Version string // loams version for the header line
+	Now     time.Time
 }
 
 // Result is what an export did; it holds no secret.
@@ -30,63 +34,129 @@ type Result struct {
 	MergedInto       string   `json:"merged_into"`
 	Written          []string `json:"written"`
 	GitignoreUpdated string   `json:"gitignore_updated"`
+	// Ignored are the names appended to GitignoreUpdated.
+	Ignored []string `json:"-"`
+	// Tightened lists files that held looser modes and now are 0600, as
+	// every file holding the key must be.
+	Tightened []string `json:"-"`
 	// Unchanged: Write already held these settings, so it was left alone
 	// (dev servers that reload on .env changes do not restart for nothing).
 	Unchanged bool `json:"-"`
 }
 
+// keyMode is the mode of every file that holds the key.
+const keyMode os.FileMode = 0o600
+
 // Export writes the stack's settings to t.Write (atomically, 0600) and/or
-// merges its block into t.Merge (keeping that file's mode; 0600 if new). The
-// merge is checked first, so a file_conflict leaves every file untouched.
+// merges its block into t.Merge (which ends 0600 too). It has one outcome:
+// every check (markers, executed, tracked or read-only targets, the
+// .gitignore) passes before the first byte is written, and a write that
+// fails still undoes the ones before it, so on error nothing has changed.
 func Export(ctx context.Context, s Stack, t Target) (Result, error) {
 	res := Result{Written: s.Names()}
-	var merged []byte
-	var mergeTo string
-	var mergePerm os.FileMode = 0o600
+	var steps []step
+	var keyFiles, mergeFiles []string // resolved, for .gitignore: .env.loams first
 	if t.Merge != "" {
-		mergeTo = realPath(t.Merge)
-		src, err := os.ReadFile(mergeTo)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return Result{}, fileError(t.Merge, err)
-		default:
-			fi, err := os.Stat(mergeTo)
-			if err != nil {
-				return Result{}, fileError(t.Merge, err)
-			}
-			mergePerm = fi.Mode().Perm()
-		}
-		if merged, err = Merge(src, s, t.Merge); err != nil {
+		st, err := planMerge(ctx, s, t.Merge, shown(t.Root, t.Merge))
+		if err != nil {
 			return Result{}, err
 		}
-	}
-	if t.Write != "" {
-		to := realPath(t.Write)
-		if fi, err := os.Stat(to); err == nil && fi.IsDir() {
-			return Result{}, errs.New(errs.Usage, "pass a file name, e.g. .env.loams", "%s is a directory", t.Write).With("path", t.Write)
-		}
-		if Current(to, s) {
-			res.Unchanged = true
-		} else if err := safefile.Write(to, s.Dotenv(t.Version, t.Now), 0o600); err != nil {
-			return Result{}, fileError(t.Write, err)
-		}
-		res.Path = t.Write
-		if t.Gitignore {
-			gi, err := project.EnsureIgnored(ctx, absOr(to))
-			if err != nil {
-				return res, fileError(filepath.Join(filepath.Dir(t.Write), ".gitignore"), err)
-			}
-			res.GitignoreUpdated = gi
-		}
-	}
-	if mergeTo != "" {
-		if err := safefile.Write(mergeTo, merged, mergePerm); err != nil {
-			return res, fileError(t.Merge, err)
+		steps = append(steps, st)
+		mergeFiles = append(mergeFiles, st.real)
+		if st.tightened {
+			res.Tightened = append(res.Tightened, t.Merge)
 		}
 		res.MergedInto = t.Merge
 	}
+	if t.Write != "" {
+		real, err := keyTarget(ctx, t.Write, shown(t.Root, t.Write))
+		if err != nil {
+			return Result{}, err
+		}
+		keyFiles = append(keyFiles, real)
+		res.Path = t.Write
+		if Current(real, s) {
+			res.Unchanged = true
+		} else {
+			st := step{real: real, data: s.Dotenv(t.Version, t.Now), perm: keyMode}
+			if err := st.snapshot(); err != nil {
+				return Result{}, fileError(t.Write, err)
+			}
+			// .env.loams goes first, so a failed merge leaves no key behind.
+			steps = append([]step{st}, steps...)
+		}
+	}
+	keyFiles = append(keyFiles, mergeFiles...)
+	if t.Gitignore && len(keyFiles) > 0 {
+		edits, err := project.PlanIgnore(ctx, rootFor(t.Root, keyFiles[0]), keyFiles...)
+		if err != nil {
+			return Result{}, err
+		}
+		for _, e := range edits {
+			// The .gitignore first: the key never sits in a file git would add.
+			steps = append([]step{{real: e.Real, data: e.New, perm: e.Perm, old: e.Old, existed: e.Old != nil}}, steps...)
+			res.GitignoreUpdated, res.Ignored = e.Path, append(res.Ignored, e.Names...)
+		}
+	}
+	if err := apply(steps); err != nil {
+		return Result{}, err
+	}
 	return res, nil
+}
+
+// keyTarget resolves a file that will hold the key and refuses the ones
+// that must not (executed, tracked, read-only, not a file).
+// show is p as the user knows it, for messages.
+func keyTarget(ctx context.Context, p, show string) (string, error) {
+	real, err := safefile.Resolve(p)
+	if errors.Is(err, safefile.ErrDanglingLink) {
+		return "", errs.New(errs.PathOutsideProject, "remove the broken symlink "+p+" and try again",
+			"%s is a symlink to a missing file", p).With("path", p)
+	}
+	if err != nil {
+		return "", fileError(p, err)
+	}
+	if fi, err := os.Stat(real); err == nil && fi.IsDir() {
+		return "", errs.New(errs.Usage, "pass a file name, e.g. .env.loams", "%s is a directory", p).With("path", p)
+	}
+	return real, project.CheckKeyFile(ctx, show, real)
+}
+
+func planMerge(ctx context.Context, s Stack, p, show string) (step, error) {
+	real, err := keyTarget(ctx, p, show)
+	if err != nil {
+		return step{}, err
+	}
+	st := step{real: real, perm: keyMode}
+	if err := st.snapshot(); err != nil {
+		return step{}, fileError(p, err)
+	}
+	st.tightened = st.existed && st.oldPerm != keyMode
+	if st.data, err = Merge(st.old, s, p); err != nil {
+		return step{}, err
+	}
+	return st, nil
+}
+
+// shown is p relative to the project when it is inside: the agent said
+// ".env.example", and the message should too.
+func shown(root, p string) string {
+	if root == "" {
+		return p
+	}
+	if rel, err := filepath.Rel(root, p); err == nil && safefile.Inside(root, p) {
+		return rel
+	}
+	return p
+}
+
+// rootFor is the directory a .gitignore link may not leave: the project,
+// unless the file is elsewhere (the CLI takes any path), then its directory.
+func rootFor(root, file string) string {
+	if r, err := filepath.EvalSymlinks(root); err == nil && root != "" && safefile.Inside(r, file) {
+		return r
+	}
+	return filepath.Dir(file)
 }
 
 // Current reports whether the .env.loams at path already holds exactly s's
@@ -98,24 +168,8 @@ func Current(path string, s Stack) bool {
 	}
 	fi, err := os.Stat(path)
 	header, body, ok := strings.Cut(string(old), "\n")
-	return err == nil && fi.Mode().Perm() == 0o600 && ok &&
+	return err == nil && fi.Mode().Perm() == keyMode && ok &&
 		strings.HasPrefix(header, headerPrefix) && body == s.lines("\n")
-}
-
-// realPath follows a symlink so a write replaces the file it points to and
-// keeps the user's link, instead of replacing the link with a file.
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
-}
-
-func absOr(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
-	}
-	return p
 }
 
 func fileError(path string, err error) error {

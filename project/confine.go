@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/safefile"
 )
 
 // Confine resolves p (relative to dir, or absolute) for a write requested by
@@ -78,13 +79,12 @@ func Confine(dir, p string) (string, error) {
 func checkName(name string) bool { return strings.HasPrefix(name, ".env") }
 
 // inside reports whether p is root or below it (both cleaned, absolute).
-func inside(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
+func inside(root, p string) bool { return safefile.Inside(root, p) }
 
+// badName is path_outside_project, not usage: the rule confines an agent to
+// the project's .env files, and a name outside them is outside that space.
 func badName(p string) error {
-	return errs.New(errs.Usage, "agents may only write files whose names start with .env (e.g. .env.loams, .env)",
+	return errs.New(errs.PathOutsideProject, "agents may only write files whose names start with .env (e.g. .env.loams, .env)",
 		"refusing to write %s: the file name must start with .env", p).With("path", p)
 }
 

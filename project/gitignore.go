@@ -7,70 +7,147 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
+	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/safefile"
 )
 
-// EnsureIgnored makes git ignore file (e.g. <project>/.env.loams) when its
-// directory is in a git repository: if `git check-ignore` (or, without git,
-// a plain read of the directory's .gitignore) says it is not ignored, its
-// name is appended to the .gitignore beside it. It returns the .gitignore it
-// changed, or "" when nothing was needed.
-func EnsureIgnored(ctx context.Context, file string) (string, error) {
-	ignored, inRepo, err := gitSays(ctx, filepath.Dir(file), filepath.Base(file))
+// IgnoreEdit is the lines to append to one .gitignore, planned before any
+// file is written so that a .gitignore we cannot write stops the export
+// before the key lands anywhere.
+type IgnoreEdit struct {
+	Path  string   // the .gitignore beside the files
+	Real  string   // the file written: Path, or its target when Path is a link inside the root
+	Names []string // lines appended
+	Old   []byte   // the content before; nil when the file is new
+	New   []byte
+	Perm  os.FileMode
+}
+
+// Apply writes the edit atomically.
+func (e *IgnoreEdit) Apply() error { return safefile.Write(e.Real, e.New, e.Perm) }
+
+// Undo puts the .gitignore back as it was.
+func (e *IgnoreEdit) Undo() error {
+	if e.Old == nil {
+		return os.Remove(e.Real)
+	}
+	return safefile.Write(e.Real, e.Old, e.Perm)
+}
+
+// PlanIgnore decides, for each file (absolute, resolved), whether git
+// ignores it, and plans the lines to add to the .gitignore beside it when
+// its directory is in a git repository and it is not. Nothing is written.
+// root bounds the .gitignore: a .gitignore that is a link leaving root is
+// never read or written (path_outside_project), one that is a directory or
+// read-only is forbidden.
+func PlanIgnore(ctx context.Context, root string, files ...string) ([]*IgnoreEdit, error) {
+	var edits []*IgnoreEdit
+	byPath := map[string]*IgnoreEdit{}
+	for _, file := range files {
+		dir, name := filepath.Dir(file), filepath.Base(file)
+		gi := filepath.Join(dir, ".gitignore")
+		e := byPath[gi]
+		if e == nil {
+			var err error
+			if e, err = inspect(root, gi); err != nil && !needed(ctx, dir, name, nil) {
+				continue // already ignored elsewhere: this .gitignore is not ours to touch
+			} else if err != nil {
+				return nil, err
+			}
+		}
+		if !needed(ctx, dir, name, e) || contains(e.Names, name) {
+			continue
+		}
+		if byPath[gi] == nil {
+			byPath[gi] = e
+			edits = append(edits, e)
+		}
+		e.Names = append(e.Names, name)
+		e.New = appendLine(e.New, name)
+	}
+	return edits, nil
+}
+
+// needed reports whether name in dir must be added: dir is in a git
+// repository and git (or, without git, the .gitignore beside it) does not
+// ignore it. e is the inspected .gitignore (nil: do not read it).
+func needed(ctx context.Context, dir, name string, e *IgnoreEdit) bool {
+	ignored, inRepo, err := gitSays(ctx, dir, name)
 	if err != nil {
 		// No git binary (or it failed): decide from the files themselves.
-		return ensureIgnoredWithoutGit(file)
+		inRepo, ignored = repoAbove(dir), e != nil && listed(e.Old, name)
 	}
-	return ignore(file, inRepo, ignored)
+	// git never follows a .gitignore that is a symlink, so what we appended
+	// through one is read here, or every run would append it again.
+	return inRepo && !ignored && !(e != nil && listed(e.Old, name))
 }
 
-func ensureIgnoredWithoutGit(file string) (string, error) {
-	dir, name := filepath.Dir(file), filepath.Base(file)
-	ignored, err := listed(filepath.Join(dir, ".gitignore"), name)
-	if err != nil {
-		return "", err
-	}
-	return ignore(file, repoAbove(dir), ignored)
-}
-
-func ignore(file string, inRepo, ignored bool) (string, error) {
-	if !inRepo || ignored {
-		return "", nil
-	}
-	gi := filepath.Join(filepath.Dir(file), ".gitignore")
-	return gi, appendLine(gi, filepath.Base(file))
-}
-
-// gitSays asks git whether name is ignored in dir; err means git could not
-// answer (absent, broken), not that the file is tracked.
-func gitSays(ctx context.Context, dir, name string) (ignored, inRepo bool, err error) {
-	git, err := exec.LookPath("git")
-	if err != nil {
-		return false, false, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := exec.CommandContext(ctx, git, "-C", dir, "rev-parse", "--is-inside-work-tree").Run(); err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return false, false, nil // not a repository
-		}
-		return false, false, err
-	}
-	err = exec.CommandContext(ctx, git, "-C", dir, "check-ignore", "-q", "--", name).Run()
-	var exit *exec.ExitError
+// inspect reads the .gitignore at gi as far as root allows.
+func inspect(root, gi string) (*IgnoreEdit, error) {
+	real, err := safefile.ResolveInside(root, gi)
 	switch {
-	case err == nil:
-		return true, true, nil
-	case errors.As(err, &exit) && exit.ExitCode() == 1:
-		return false, true, nil
+	case errors.Is(err, safefile.ErrOutside), errors.Is(err, safefile.ErrDanglingLink):
+		return nil, errs.New(errs.PathOutsideProject,
+			"replace the symlink "+gi+" with a file of the project, or add the file to .gitignore yourself (`loams env export --no-gitignore` then skips this step)",
+			"%s is a symlink that leads outside the project %s; loams neither reads nor writes through it", gi, root).
+			With("path", gi).With("project_dir", root)
+	case err != nil:
+		return nil, ignoreError(gi, err)
 	}
-	return false, true, err
+	if err := safefile.CheckWritable(real); err != nil {
+		return nil, ignoreError(gi, err)
+	}
+	e := &IgnoreEdit{Path: gi, Real: real, Perm: 0o644}
+	b, err := os.ReadFile(real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, ignoreError(gi, err)
+	default:
+		e.Old, e.Perm = b, safefile.Mode(real, 0o644)
+	}
+	e.New = append([]byte{}, e.Old...)
+	return e, nil
+}
+
+func ignoreError(gi string, err error) error {
+	return errs.New(errs.Forbidden, "make "+gi+" a writable file, or add the file to .gitignore yourself (`loams env export --no-gitignore` then skips this step)",
+		"cannot add to %s: %v; nothing was written", gi, errors.Unwrap(err)).With("path", gi).Wrap(err)
+}
+
+// listed reports whether a .gitignore's patterns (anchored or not, the last
+// match winning over negations) match name.
+func listed(gitignore []byte, name string) bool {
+	match := false
+	sc := bufio.NewScanner(bytes.NewReader(gitignore))
+	for sc.Scan() {
+		p := strings.TrimSpace(sc.Text())
+		if p == "" || strings.HasPrefix(p, "#") {
+			continue
+		}
+		neg := strings.HasPrefix(p, "!")
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "!"), "/")
+		if ok, _ := filepath.Match(p, name); ok {
+			match = !neg
+		}
+	}
+	return match
+}
+
+// appendLine adds line after a line break if b lacks a final one, in b's own
+// line endings.
+func appendLine(b []byte, line string) []byte {
+	eol := "\n"
+	if bytes.Contains(b, []byte("\r\n")) {
+		eol = "\r\n"
+	}
+	if len(b) > 0 && !bytes.HasSuffix(b, []byte("\n")) {
+		b = append(b, eol...)
+	}
+	return append(b, line+eol...)
 }
 
 // repoAbove reports whether dir or an ancestor holds .git.
@@ -87,52 +164,11 @@ func repoAbove(dir string) bool {
 	}
 }
 
-// listed reports whether a .gitignore pattern (without negations, anchored
-// or not) matches name.
-func listed(gitignore, name string) (bool, error) {
-	b, err := os.ReadFile(gitignore)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	match := false
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		p := strings.TrimSpace(sc.Text())
-		if p == "" || strings.HasPrefix(p, "#") {
-			continue
-		}
-		neg := strings.HasPrefix(p, "!")
-		p = strings.TrimPrefix(strings.TrimPrefix(p, "!"), "/")
-		if ok, _ := filepath.Match(p, name); ok {
-			match = !neg
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
 		}
 	}
-	return match, nil
-}
-
-// appendLine adds line to path, after a line break if the file lacks a final
-// one, in the file's own line endings; the file keeps its mode.
-func appendLine(path, line string) error {
-	b, err := os.ReadFile(path)
-	perm := os.FileMode(0o644)
-	if err == nil {
-		if fi, err := os.Stat(path); err == nil {
-			perm = fi.Mode().Perm()
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	eol := "\n"
-	if bytes.Contains(b, []byte("\r\n")) {
-		eol = "\r\n"
-	}
-	out := append([]byte{}, b...)
-	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
-		out = append(out, eol...)
-	}
-	out = append(out, line+eol...)
-	return safefile.Write(path, out, perm)
+	return false
 }

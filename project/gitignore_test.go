@@ -8,8 +8,7 @@ import (
 	"testing"
 )
 
-func TestEnsureIgnored(t *testing.T) {
-	t.Parallel()
+func TestPlanIgnore(t *testing.T) {
 	_, err := exec.LookPath("git")
 	hasGit := err == nil
 	tests := []struct {
@@ -47,18 +46,20 @@ func TestEnsureIgnored(t *testing.T) {
 				if tt.gitignore != nil {
 					os.WriteFile(gi, []byte(*tt.gitignore), 0o644)
 				}
-				var got string
-				var err error
-				if viaGit {
-					got, err = EnsureIgnored(context.Background(), filepath.Join(dir, ".env.loams"))
-				} else {
-					got, err = ensureIgnoredWithoutGit(filepath.Join(dir, ".env.loams"))
+				if !viaGit {
+					t.Setenv("PATH", t.TempDir()) // no git: the plain read of .gitignore decides
 				}
+				edits, err := PlanIgnore(context.Background(), dir, filepath.Join(dir, ".env.loams"))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if (got != "") != tt.updated {
-					t.Errorf("updated = %q, want %v", got, tt.updated)
+				if (len(edits) > 0) != tt.updated {
+					t.Errorf("edits = %+v, want updated %v", edits, tt.updated)
+				}
+				for _, e := range edits {
+					if err := e.Apply(); err != nil {
+						t.Fatal(err)
+					}
 				}
 				b, _ := os.ReadFile(gi)
 				if string(b) != tt.want {

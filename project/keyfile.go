@@ -1,0 +1,70 @@
+package project
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/safefile"
+)
+
+// executed are names of files a tool runs or sources, with the tool: the
+// key must not become code (direnv evaluates .envrc in the user's shell on
+// every cd). One row per tool, so adding one is adding a line.
+var executed = map[string]string{
+	".envrc": "direnv",
+}
+
+// scriptExt make any file code, whatever its base name (`.env.local.sh`).
+var scriptExt = map[string]string{
+	".sh": "a shell", ".bash": "bash", ".zsh": "zsh", ".fish": "fish", ".nu": "nushell",
+	".ps1": "PowerShell", ".bat": "cmd.exe", ".cmd": "cmd.exe",
+	".js": "Node.js", ".cjs": "Node.js", ".mjs": "Node.js", ".ts": "a TypeScript runtime",
+	".py": "Python", ".rb": "Ruby",
+}
+
+// CheckKeyFile refuses a file that must not receive the stack's key, before
+// anything is written: one a tool executes (`forbidden`: the path is inside
+// the project, so "outside" would mislead; loams forbids it by policy), one
+// git tracks (`file_tracked`: the key would be committed), one that is
+// read-only for its owner (`forbidden`: never replaced) or not a regular file.
+// given is the path as the user or the agent wrote it; real is where it leads.
+func CheckKeyFile(ctx context.Context, given, real string) error {
+	if tool, ok := executedBy(filepath.Base(real)); ok {
+		return errs.New(errs.Forbidden,
+			"write the key to .env.loams and load that file (with direnv: `dotenv_if_exists .env.loams` in .envrc)",
+			"`%s` is executed by %s; loams does not put the key into a file a tool runs", given, tool).
+			With("path", given)
+	}
+	if err := safefile.CheckWritable(real); err != nil {
+		if errors.Is(err, safefile.ErrNotRegular) {
+			return errs.New(errs.Usage, "pass a file name, e.g. .env.loams", "%s is not a regular file", given).With("path", given)
+		}
+		if errors.Is(err, safefile.ErrReadOnly) {
+			return errs.New(errs.Forbidden, fmt.Sprintf("run `chmod u+w %s` if loams may change it, or write .env.loams instead", given),
+				"`%s` is read-only (mode %04o); loams does not replace it", given, safefile.Mode(real, 0)).With("path", given)
+		}
+		return errs.New(errs.Forbidden, "check the permissions of "+given, "cannot write %s: %v", given, err).With("path", given).Wrap(err)
+	}
+	if _, err := os.Stat(real); errors.Is(err, fs.ErrNotExist) {
+		return nil // a new file is not tracked (git add would need it to exist)
+	}
+	if Tracked(ctx, filepath.Dir(real), filepath.Base(real)) {
+		return errs.New(errs.FileTracked,
+			fmt.Sprintf("write the key to a git-ignored file such as .env.loams, or stop tracking it: `git rm --cached %s` and add it to .gitignore", given),
+			"`%s` is committed; the key would be too", given).With("path", given)
+	}
+	return nil
+}
+
+func executedBy(name string) (string, bool) {
+	if tool, ok := executed[name]; ok {
+		return tool, true
+	}
+	tool, ok := scriptExt[filepath.Ext(name)]
+	return tool, ok
+}
