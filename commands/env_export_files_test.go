@@ -65,11 +65,15 @@ func TestEnvExportRefusalsWriteNothing(t *testing.T) {
 	}{
 		{"committed .env.example", func(t *testing.T, proj string) { commit(t, proj, ".env.example", "API_KEY=\n") },
 			[]string{"--merge", ".env.example"}, 5, "file_tracked"},
-		{".envrc", func(t *testing.T, proj string) { os.WriteFile(filepath.Join(proj, ".envrc"), []byte("use node\n"), 0o644) },
+		{".envrc", func(t *testing.T, proj string) {
+			os.WriteFile(filepath.Join(proj, ".envrc"), []byte("use node\n"), 0o644)
+		},
 			[]string{"--merge", ".envrc"}, 8, "forbidden"},
 		{"0444 .env", func(t *testing.T, proj string) { os.WriteFile(filepath.Join(proj, ".env"), []byte("A=1\n"), 0o444) },
 			[]string{"--write", ".env.loams", "--merge", ".env"}, 8, "forbidden"},
-		{"0400 .env.loams", func(t *testing.T, proj string) { os.WriteFile(filepath.Join(proj, ".env.loams"), []byte("A=1\n"), 0o400) },
+		{"0400 .env.loams", func(t *testing.T, proj string) {
+			os.WriteFile(filepath.Join(proj, ".env.loams"), []byte("A=1\n"), 0o400)
+		},
 			[]string{"--write", ".env.loams"}, 8, "forbidden"},
 		{".gitignore links outside", func(t *testing.T, proj string) {
 			os.WriteFile(filepath.Join(filepath.Dir(proj), "outside"), []byte("*.log\n"), 0o644)
