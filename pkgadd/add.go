@@ -89,7 +89,7 @@ func Prepare(req Request) (*Plan, error) {
 		}
 		return true
 	}
-	found, pipOnly := Detect(req.ProjectDir)
+	found, pipOnly := Detect(req.ProjectDir, req.Getenv("HOME"))
 	pick, several, err := choose(req.ProjectDir, req.Language, found, pipOnly, fits)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"loams.dev/cli/internal/errs"
+	projectdir "loams.dev/cli/project" // the test helper is called project
 )
 
 // Manager is one package manager and how to ask it to add a dependency.
@@ -18,24 +19,28 @@ type Manager struct {
 	DevFlag  []string // nil: the manager has no dev dependencies
 	Manifest string   // the file it edits
 	Markers  []string // files that mean "this project uses me", strongest first
-	Install  string   // how to get the program, for ecosystem_unsupported
+	// Workspace are the files at a workspace root (up to the repository
+	// root) that choose this manager for a member that has only a manifest:
+	// packages/web/package.json under a pnpm-lock.yaml is pnpm's, not npm's.
+	Workspace []string
+	Install   string // how to get the program, for ecosystem_unsupported
 }
 
 // Managers is the detection order of the spec: lockfiles before bare manifests.
 func Managers() []Manager {
 	return []Manager{
 		{Name: "pnpm", Language: "typescript", Registry: NPM, Add: []string{"add"}, DevFlag: []string{"-D"},
-			Manifest: "package.json", Markers: []string{"pnpm-lock.yaml"}, Install: "install pnpm: `corepack enable pnpm` or `npm install -g pnpm`"},
+			Manifest: "package.json", Markers: []string{"pnpm-lock.yaml"}, Workspace: []string{"pnpm-lock.yaml", "pnpm-workspace.yaml"}, Install: "install pnpm: `corepack enable pnpm` or `npm install -g pnpm`"},
 		{Name: "bun", Language: "typescript", Registry: NPM, Add: []string{"add"}, DevFlag: []string{"-d"},
-			Manifest: "package.json", Markers: []string{"bun.lock", "bun.lockb"}, Install: "install bun: see https://bun.sh"},
+			Manifest: "package.json", Markers: []string{"bun.lock", "bun.lockb"}, Workspace: []string{"bun.lock", "bun.lockb"}, Install: "install bun: see https://bun.sh"},
 		{Name: "yarn", Language: "typescript", Registry: NPM, Add: []string{"add"}, DevFlag: []string{"-D"},
-			Manifest: "package.json", Markers: []string{"yarn.lock"}, Install: "install yarn: `corepack enable yarn` or `npm install -g yarn`"},
+			Manifest: "package.json", Markers: []string{"yarn.lock"}, Workspace: []string{"yarn.lock", ".yarnrc.yml"}, Install: "install yarn: `corepack enable yarn` or `npm install -g yarn`"},
 		{Name: "npm", Language: "typescript", Registry: NPM, Add: []string{"install"}, DevFlag: []string{"--save-dev"},
-			Manifest: "package.json", Markers: []string{"package-lock.json", "package.json"}, Install: "install Node.js, which ships npm: see https://nodejs.org"},
+			Manifest: "package.json", Markers: []string{"package-lock.json", "package.json"}, Workspace: []string{"package-lock.json"}, Install: "install Node.js, which ships npm: see https://nodejs.org"},
 		{Name: "uv", Language: "python", Registry: PyPI, Add: []string{"add"}, DevFlag: []string{"--dev"},
-			Manifest: "pyproject.toml", Markers: []string{"uv.lock"}, Install: "install uv: `pipx install uv` or see https://docs.astral.sh/uv/"},
+			Manifest: "pyproject.toml", Markers: []string{"uv.lock"}, Workspace: []string{"uv.lock"}, Install: "install uv: `pipx install uv` or see https://docs.astral.sh/uv/"},
 		{Name: "poetry", Language: "python", Registry: PyPI, Add: []string{"add"}, DevFlag: []string{"--group", "dev"},
-			Manifest: "pyproject.toml", Markers: []string{"poetry.lock"}, Install: "install Poetry: `pipx install poetry`"},
+			Manifest: "pyproject.toml", Markers: []string{"poetry.lock"}, Workspace: []string{"poetry.lock"}, Install: "install Poetry: `pipx install poetry`"},
 		{Name: "cargo", Language: "rust", Registry: Crates, Add: []string{"add"}, DevFlag: []string{"--dev"},
 			Manifest: "Cargo.toml", Markers: []string{"Cargo.toml"}, Install: "install Rust with rustup: see https://rustup.rs"},
 		{Name: "go", Language: "go", Registry: GoMod, Add: []string{"get"},
@@ -70,8 +75,45 @@ var toolUV = regexp.MustCompile(`(?m)^\s*\[\s*tool\.uv[\].]`)
 var toolPoetry = regexp.MustCompile(`(?m)^\s*\[\s*tool\.poetry[\].]`)
 
 // Detect lists, one per language, the managers the project in dir uses. A
-// requirements.txt with nothing better is reported through pipOnly.
-func Detect(dir string) (found []Found, pipOnly bool) {
+// requirements.txt with nothing better is reported through pipOnly. A
+// member of a workspace (a manifest and no lockfile of its own) takes the
+// manager of the nearest workspace file above it, up to the repository
+// root; home is never searched.
+func Detect(dir, home string) (found []Found, pipOnly bool) {
+	found, pipOnly = detectHere(dir)
+	for i, f := range found {
+		if f.Marker == f.Manifest && f.Language != "" {
+			if w, ok := fromWorkspace(dir, home, f.Language); ok {
+				found[i] = w
+			}
+		}
+	}
+	return found, pipOnly
+}
+
+// fromWorkspace looks above dir for a workspace file of language.
+func fromWorkspace(dir, home, language string) (Found, bool) {
+	above := projectdir.UpToRepository(dir, home)
+	if len(above) < 2 {
+		return Found{}, false
+	}
+	for _, d := range above[1:] {
+		for _, m := range Managers() {
+			if m.Language != language {
+				continue
+			}
+			for _, w := range m.Workspace {
+				if _, err := os.Stat(filepath.Join(d, w)); err == nil {
+					rel, _ := filepath.Rel(dir, filepath.Join(d, w))
+					return Found{Manager: m, Marker: filepath.ToSlash(rel)}, true
+				}
+			}
+		}
+	}
+	return Found{}, false
+}
+
+func detectHere(dir string) (found []Found, pipOnly bool) {
 	exists := func(name string) bool {
 		_, err := os.Stat(filepath.Join(dir, name))
 		return err == nil
