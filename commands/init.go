@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,7 +45,7 @@ func newInitCmd(f *Factory) *cli.Command {
 			&cli.StringSliceFlag{Name: "agent", Usage: "set up only this agent (repeatable): " + strings.Join(agents.Names(), ", ")},
 			&cli.BoolFlag{Name: "no-agent", Usage: "do not set up any coding agent", Destination: &opts.noAgent},
 			&cli.BoolFlag{Name: "no-env", Usage: "do not write .env.loams", Destination: &opts.noEnv},
-			&cli.StringFlag{Name: "project-dir", Usage: "project directory (default: the nearest project root, else the current directory)", Destination: &opts.projectDir},
+			&cli.StringFlag{Name: "project-dir", Usage: "project directory (default: the nearest project root; none: no .env.loams)", Destination: &opts.projectDir},
 			&cli.IntFlag{Name: "port-base", Usage: "ports of a new stack: BASE+offset (default: loams chooses)", Destination: &opts.portBase},
 			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &opts.wait},
 		},
@@ -211,7 +212,7 @@ func initEnvStep(ctx context.Context, f *Factory, opts *initOptions, res *initRe
 		return nil
 	}
 	dir, err := initProjectDir(f, opts.projectDir)
-	if err != nil {
+	if err != nil || dir == "" {
 		return err
 	}
 	f.agentsProjectDir = dir
@@ -239,22 +240,21 @@ func initEnvStep(ctx context.Context, f *Factory, opts *initOptions, res *initRe
 	return nil
 }
 
-// initProjectDir is --project-dir, else the nearest project root, else the
-// current directory: the user ran init there on purpose. Never $HOME or /.
+// initProjectDir is --project-dir, else the project the one rule of
+// project.Find sees (the same for every command). "" when there is none:
+// init then writes no .env.loams rather than guess ($HOME, a bare folder).
 func initProjectDir(f *Factory, flag string) (string, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	dir, err := project.Find(flag, f.Getenv, cwd)
-	if err == nil || flag != "" {
-		return dir, err
+	if errors.Is(err, project.ErrNotFound) {
+		f.say("note: %s is not in a project (no .git, package.json, pyproject.toml, requirements.txt, go.mod, Cargo.toml, .cursor/…): "+
+			".env.loams not written; run `loams env export --write .env.loams --project-dir DIR` for your project", cwd)
+		return "", nil
 	}
-	if abs, _ := filepath.Abs(cwd); abs != "/" && abs != filepath.Clean(f.Getenv("HOME")) {
-		return filepath.EvalSymlinks(abs)
-	}
-	return "", errs.New(errs.Usage, "run loams init in your project's directory, or pass --project-dir",
-		"%s is not a project directory; init does not write .env.loams there", cwd)
+	return dir, err
 }
 
 func initAgents(ctx context.Context, f *Factory, opts *initOptions, res *initResult, ask func(string) (bool, error)) error {

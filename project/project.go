@@ -4,6 +4,7 @@
 package project
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,10 @@ var Markers = []string{
 	// the project-scope configuration of coding agents (packages-agents.md)
 	".mcp.json", ".cursor", ".vscode", ".windsurf", ".gemini", ".qwen", ".zed", "opencode.json", "opencode.jsonc",
 }
+
+// ErrNotFound is the cause when no project directory was found: callers
+// that can do without one (init skips .env.loams) test for it.
+var ErrNotFound = errors.New("no project directory found")
 
 // Find resolves the project directory: flagDir (--project-dir), else
 // $CLAUDE_PROJECT_DIR, else the nearest ancestor of cwd holding a marker.
@@ -58,7 +63,7 @@ func Find(flagDir string, getenv func(string) string, cwd string) (string, error
 	}
 	return "", errs.New(errs.Usage, "start the agent in your project, or pass --project-dir",
 		"no project directory found from %s (looked for %s up to your home directory)", cwd, strings.Join(Markers, ", ")).
-		With("cwd", cwd).With("markers", Markers)
+		With("cwd", cwd).With("markers", Markers).Wrap(ErrNotFound)
 }
 
 // IsRoot reports whether dir holds one of the Markers.
