@@ -86,6 +86,11 @@ func Export(ctx context.Context, s Stack, t Target) (Result, error) {
 			steps = append([]step{st}, steps...)
 		}
 	}
+	if len(keyFiles) == 1 && len(mergeFiles) == 1 && keyFiles[0] == mergeFiles[0] {
+		// Replacing and merging one file: the merge would undo the replace.
+		return Result{}, errs.New(errs.Usage, "write .env.loams and merge into another file, e.g. --write .env.loams --merge .env",
+			"%s is both the file to write and the file to merge into", shown(t.Root, t.Merge)).With("path", t.Merge)
+	}
 	keyFiles = append(keyFiles, mergeFiles...)
 	if t.Gitignore && len(keyFiles) > 0 {
 		edits, err := project.PlanIgnore(ctx, rootFor(t.Root, keyFiles[0]), keyFiles...)

@@ -290,3 +290,17 @@ func hint(err error) string {
 	}
 	return errs.As(err).Hint
 }
+
+// Writing and merging the same file would lose one of the two: refused.
+func TestWriteAndMergeTheSameFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, ".env")
+	os.WriteFile(p, []byte("A=1\n"), 0o600)
+	if _, err := Export(context.Background(), devStack(), Target{Write: p, Merge: p}); !errs.Is(err, errs.Usage) {
+		t.Fatalf("err = %v, want usage", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "A=1\n" {
+		t.Errorf("file changed: %q", b)
+	}
+}
