@@ -300,7 +300,9 @@ func newRecorder(t *testing.T, addr string, reply http.HandlerFunc) *recorder {
 }
 
 func redirectTo(u string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, u+r.URL.Path, http.StatusTemporaryRedirect) }
+	return func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, u+r.URL.Path, http.StatusTemporaryRedirect)
+	}
 }
 
 func TestRedirectToAnotherHostDropsTheKey(t *testing.T) {
