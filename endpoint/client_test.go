@@ -76,7 +76,7 @@ func TestHTTPSTrustsCACertAndSSLCertFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if inst.ServerVersion != "0.0.1" || inst.InstanceID != "stand-in-0001" || len(inst.Services) != 2 || latency <= 0 {
+			if inst.ServerVersion != "0.0.1" || inst.InstanceID == "" || len(inst.Services) == 0 || latency <= 0 {
 				t.Fatalf("GetInstance = %+v in %s", inst, latency)
 			}
 			who, err := c.WhoAmI(context.Background())
