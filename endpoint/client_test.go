@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -373,5 +374,35 @@ func TestNotServedAndInstanceForms(t *testing.T) {
 	}
 	if _, err := c.WhoAmI(context.Background()); err != ErrNotServed {
 		t.Fatalf("WhoAmI on a server without it = %v", err)
+	}
+}
+
+// The stand-in records what each request carried: the key and the
+// namespace reach the endpoint, on every route the client calls.
+func TestStandInSeesKeyAndNamespace(t *testing.T) {
+	dir := t.TempDir()
+	ca := standin.NewCA(t, dir)
+	cert, key := ca.Issue(t, dir, []string{"127.0.0.1"})
+	record := filepath.Join(dir, "headers.jsonl")
+	srv := standin.Start(t, standin.Options{Cert: cert, KeyFile: key, APIKey: testKey, Env: []string{"TESTSERVER_HEADERS=" + record}})
+	c, err := New(srv.URL, Options{Key: secret.New(testKey), Namespace: "app", CACert: ca.PEMPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.GetInstance(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WhoAmI(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(record)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("recorded %q", data)
+	}
+	for _, l := range lines {
+		if !strings.Contains(l, `"authorization":true`) || !strings.Contains(l, `"namespace":"app"`) {
+			t.Fatalf("request without key or namespace: %s", l)
+		}
 	}
 }
