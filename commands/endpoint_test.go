@@ -13,6 +13,7 @@ import (
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/iostreams"
 	"loams.dev/cli/internal/standin"
+	"loams.dev/cli/internal/testbin"
 	"loams.dev/cli/secret"
 )
 
@@ -220,3 +221,33 @@ func TestLoginWithEndpointFlagRemembersIt(t *testing.T) {
 }
 
 func homeOf(env map[string]string) home.Home { return home.Home{Dir: env["LOAMS_HOME"]} }
+
+// status of a local stack: the same client, kind local, and a sourced
+// .env.loams (LOAMS_ENDPOINT = the stack's native URL) is that stack.
+func TestStatusOfALocalStack(t *testing.T) {
+	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file",
+		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testserver")}
+	mustRun(t, env, "", "stack", "create", "--name", "dev", "--engines", "qdrant", "--port-base", "26100", "--no-start")
+	r := mustRun(t, env, "", "-o", "json", "status")
+	var st statusJSON
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Kind != "local" || st.Stack != "dev" || st.Reachable || st.Error == nil || st.Error.Code != errs.EndpointUnreachable ||
+		st.Error.Hint != "start it: `loams stack start --name dev`" || st.Endpoint != "http://127.0.0.1:26180" {
+		t.Fatalf("stopped stack: %s", r.stdout)
+	}
+	mustRun(t, env, "", "stack", "start", "--name", "dev")
+	t.Cleanup(func() { runIn(t, env, "", "stack", "stop", "--name", "dev", "--grace", "2s") })
+	env["LOAMS_ENDPOINT"] = "http://localhost:26180"
+	r = mustRun(t, env, "", "-o", "json", "status")
+	st = statusJSON{}
+	json.Unmarshal([]byte(r.stdout), &st)
+	if st.Kind != "local" || st.Stack != "dev" || !st.Reachable || st.ServerVersion != "0.0.1" || st.Error != nil {
+		t.Fatalf("running stack via LOAMS_ENDPOINT: %s", r.stdout)
+	}
+	r = mustRun(t, env, "", "-o", "json", "whoami")
+	if !strings.Contains(r.stdout, `"kind": "local"`) || !strings.Contains(r.stdout, `"stack": "dev"`) {
+		t.Fatalf("whoami on a local stack: %s", r.stdout)
+	}
+}

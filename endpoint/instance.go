@@ -54,6 +54,9 @@ func (c *Client) GetInstance(ctx context.Context) (inst *Instance, latency time.
 		return nil, latency, errs.New(errs.ServerError, "the server's GetInstance answer does not parse; check that the endpoint is a Loams server",
 			"%s: unreadable GetInstance answer: %v", c.base.Redacted(), err).With("endpoint", c.URL())
 	}
+	if inst.Services == nil {
+		inst.Services = []Service{}
+	}
 	return inst, latency, nil
 }
 
@@ -88,7 +91,11 @@ func (c *Client) rpc(ctx context.Context, path string, out any) (time.Duration, 
 	if err != nil {
 		return latency, err
 	}
-	if resp.Status == http.StatusNotFound || resp.Status == http.StatusNotImplemented || connectCode(resp.Body) == "unimplemented" {
+	switch resp.Status {
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented, http.StatusUnsupportedMediaType:
+		return latency, ErrNotServed
+	}
+	if connectCode(resp.Body) == "unimplemented" {
 		return latency, ErrNotServed
 	}
 	if resp.Status != http.StatusOK {
