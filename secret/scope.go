@@ -3,7 +3,9 @@ package secret
 import (
 	"context"
 	"path/filepath"
+	"regexp"
 
+	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
 )
 
@@ -50,5 +52,46 @@ func ProfileKeyringUser(profile string) string { return "profile/" + profile + "
 func OpenProfiles(ctx context.Context, mode string, h home.Home, notice func(string)) (Store, error) {
 	kr := NewKeyring()
 	kr.Scope = Profiles
-	return open(ctx, mode, h, kr, notice)
+	s, err := open(ctx, mode, h, kr, notice)
+	if err != nil {
+		return nil, err
+	}
+	return profileStore{s}, nil
+}
+
+// profileName is what a profile key may be filed under: a profile name
+// becomes a path below $LOAMS_HOME/profiles/, so no separators or dots.
+var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`)
+
+// profileStore refuses names that are not plain profile names before
+// they reach a path or a keyring account.
+type profileStore struct{ Store }
+
+func checkProfile(name string) error {
+	if !profileName.MatchString(name) {
+		return errs.New(errs.Usage, "profile names that hold keys use letters, digits, - and _ (e.g. staging)",
+			"cannot store a key for profile %q", name).With("profile", name)
+	}
+	return nil
+}
+
+func (p profileStore) Get(ctx context.Context, name string) (Secret, error) {
+	if err := checkProfile(name); err != nil {
+		return Secret{}, err
+	}
+	return p.Store.Get(ctx, name)
+}
+
+func (p profileStore) Set(ctx context.Context, name string, s Secret) error {
+	if err := checkProfile(name); err != nil {
+		return err
+	}
+	return p.Store.Set(ctx, name, s)
+}
+
+func (p profileStore) Delete(ctx context.Context, name string) error {
+	if err := checkProfile(name); err != nil {
+		return err
+	}
+	return p.Store.Delete(ctx, name)
 }

@@ -334,4 +334,12 @@ func TestProfileScopeKeepsKeysApartFromStacks(t *testing.T) {
 	if got, err := s.Get(ctx, "staging"); err != nil || got.Reveal() != b.Reveal() {
 		t.Fatalf("OpenProfiles file store: %v", err)
 	}
+	for _, bad := range []string{"../stacks/dev", "a/b", "..", ""} {
+		if err := s.Set(ctx, bad, b); !errs.Is(err, errs.Usage) {
+			t.Fatalf("Set(%q) = %v", bad, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(h.Dir, "stacks")); err == nil {
+		t.Fatal("a profile name escaped into stacks/")
+	}
 }
