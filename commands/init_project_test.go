@@ -38,3 +38,22 @@ func TestInitUsesTheOneProjectRule(t *testing.T) {
 		t.Errorf(".env.loams not at the project root: %v", err)
 	}
 }
+
+// The same rule for `mcp install --scope project`: run from src/ of a folder
+// that has only .cursor/, it targets that folder's .cursor/mcp.json; from a
+// bare folder it refuses instead of guessing.
+func TestMcpInstallProjectScopeUsesTheOneProjectRule(t *testing.T) {
+	t.Parallel()
+	env := cliEnv(t, "HOME="+t.TempDir())
+	proj, _ := filepath.EvalSymlinks(t.TempDir())
+	os.MkdirAll(filepath.Join(proj, ".cursor"), 0o755)
+	os.Mkdir(filepath.Join(proj, "src"), 0o755)
+	out, errOut, code := loamsIn(t, env, filepath.Join(proj, "src"), "mcp", "install", "--agent", "cursor", "--scope", "project", "--dry-run", "-o", "json")
+	if code != 0 || !strings.Contains(out, `"path": "`+filepath.Join(proj, ".cursor", "mcp.json")+`"`) {
+		t.Errorf("exit %d, stdout %s, stderr %s", code, out, errOut)
+	}
+	bare, _ := filepath.EvalSymlinks(t.TempDir())
+	if _, _, code := loamsIn(t, env, bare, "mcp", "install", "--agent", "cursor", "--scope", "project", "--dry-run", "-o", "json"); code == 0 {
+		t.Error("a bare folder was taken for a project")
+	}
+}

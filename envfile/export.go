@@ -99,7 +99,7 @@ func Export(ctx context.Context, s Stack, t Target) (Result, error) {
 		}
 		for _, e := range edits {
 			// The .gitignore first: the key never sits in a file git would add.
-			steps = append([]step{{real: e.Real, data: e.New, perm: e.Perm, old: e.Old, existed: e.Old != nil}}, steps...)
+			steps = append([]step{ignoreStep(e)}, steps...)
 			res.GitignoreUpdated, res.Ignored = e.Path, append(res.Ignored, e.Names...)
 		}
 	}
@@ -107,6 +107,11 @@ func Export(ctx context.Context, s Stack, t Target) (Result, error) {
 		return Result{}, err
 	}
 	return res, nil
+}
+
+// ignoreStep is a planned .gitignore edit as a step that can be undone.
+func ignoreStep(e *project.IgnoreEdit) step {
+	return step{real: e.Real, data: e.New, perm: e.Perm, old: e.Old, oldPerm: e.Perm, existed: e.Old != nil}
 }
 
 // keyTarget resolves a file that will hold the key and refuses the ones

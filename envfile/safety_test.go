@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/project"
 )
 
 // gitRepo makes a real repository (git init) and commits the files given;
@@ -302,5 +303,27 @@ func TestWriteAndMergeTheSameFile(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(p); string(b) != "A=1\n" {
 		t.Errorf("file changed: %q", b)
+	}
+}
+
+// A planned .gitignore edit undone after a later failure comes back with its
+// bytes and its mode (a 0640 .gitignore stays 0640, a new one is removed).
+func TestGitignoreEditIsUndoneWithItsMode(t *testing.T) {
+	t.Parallel()
+	proj := gitRepo(t, nil)
+	gi := filepath.Join(proj, ".gitignore")
+	os.WriteFile(gi, []byte("node_modules\n"), 0o640)
+	edits, err := project.PlanIgnore(context.Background(), proj, filepath.Join(proj, ".env.loams"))
+	if err != nil || len(edits) != 1 {
+		t.Fatalf("edits %+v, %v", edits, err)
+	}
+	steps := []step{ignoreStep(edits[0]), {real: filepath.Join(proj, "missing", ".env"), data: []byte("x"), perm: 0o600}}
+	if err := apply(steps); err == nil {
+		t.Fatal("want the second write to fail")
+	}
+	b, _ := os.ReadFile(gi)
+	fi, _ := os.Stat(gi)
+	if string(b) != "node_modules\n" || fi.Mode().Perm() != 0o640 {
+		t.Errorf(".gitignore after undo: %q mode %o", b, fi.Mode().Perm())
 	}
 }

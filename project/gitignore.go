@@ -107,7 +107,7 @@ func inspect(root, gi string) (*IgnoreEdit, error) {
 	case err != nil:
 		return nil, ignoreError(gi, err)
 	default:
-		e.Old, e.Perm = b, safefile.Mode(real, 0o644)
+		e.Old, e.Perm = append([]byte{}, b...), safefile.Mode(real, 0o644) // non-nil even when empty: it existed
 	}
 	e.New = append([]byte{}, e.Old...)
 	return e, nil
