@@ -43,6 +43,10 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 	if err == nil {
 		return 0
 	}
+	var silent silentExit
+	if errors.As(err, &silent) {
+		return int(silent)
+	}
 	if interrupted != nil {
 		select {
 		case <-interrupted:
@@ -54,6 +58,12 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 	renderError(f, args, e)
 	return e.ExitCode()
 }
+
+// silentExit ends the process with its code and prints nothing: `mcp
+// serve` stopped by Ctrl-C has nothing to report (130, no error line).
+type silentExit int
+
+func (s silentExit) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
 
 // classify turns urfave's plain usage errors into our usage code.
 func classify(err error) *errs.Error {
