@@ -13,6 +13,7 @@ import (
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/iostreams"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/internal/redact"
 )
 
 // Main runs loams with the process's arguments and returns its exit code.
@@ -87,9 +88,10 @@ func renderError(f *Factory, args []string, e *errs.Error) {
 		output.WriteJSON(f.IO.ErrOut, map[string]any{"error": e.Object()})
 		return
 	}
-	fmt.Fprintf(f.IO.ErrOut, "error: %s\n", e.Message)
+	w := redact.Writer{W: f.IO.ErrOut}
+	fmt.Fprintf(w, "error: %s\n", e.Message)
 	if e.Hint != "" {
-		fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", e.Hint)
+		fmt.Fprintf(w, "hint: %s\n", e.Hint)
 	}
 }
 

@@ -10,12 +10,19 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 )
 
 // Placeholder replaces every known secret value.
 const Placeholder = "<redacted>"
+
+// loamsKey is the shape of every Loams API key (secret.Generate). A value
+// of that shape is hidden even when this process never read it: a server
+// prints its key to its log, and `stack logs` has no reason to open the
+// keyring just to know what to hide.
+var loamsKey = regexp.MustCompile(`loams_[a-z0-9]{12}_[A-Za-z0-9]{32}`)
 
 // minLen keeps short values out of the registry: redacting "dev" or "1"
 // would mangle every message without protecting anything.
@@ -69,10 +76,13 @@ func String(s string) string {
 	registry.RLock()
 	r := registry.replacer
 	registry.RUnlock()
-	if r == nil {
-		return s
+	if r != nil {
+		s = r.Replace(s)
 	}
-	return r.Replace(s)
+	if strings.Contains(s, "loams_") {
+		s = loamsKey.ReplaceAllLiteralString(s, Placeholder)
+	}
+	return s
 }
 
 // Bytes is String for a byte slice; b is returned as is when it holds no
@@ -83,8 +93,12 @@ func Bytes(b []byte) []byte {
 	registry.RUnlock()
 	for _, v := range values {
 		if bytes.Contains(b, []byte(v)) {
-			return []byte(r.Replace(string(b)))
+			b = []byte(r.Replace(string(b)))
+			break
 		}
+	}
+	if bytes.Contains(b, []byte("loams_")) {
+		b = loamsKey.ReplaceAllLiteral(b, []byte(Placeholder))
 	}
 	return b
 }
