@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -173,13 +174,22 @@ func TestReusedIDInFlight(t *testing.T) {
 // createStack makes a stopped stack with the stand-in server.
 func createStack(t *testing.T, env []string, name string) {
 	t.Helper()
-	cmd := exec.Command(testbin.Loams(t), "stack", "create", "--name", name, "--no-start")
+	cmd := exec.Command(testbin.Loams(t), "stack", "create", "--name", name, "--no-start", "--port-base", fmt.Sprint(portBase()))
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("stack create: %v\n%s", err, out)
 	}
 	t.Cleanup(func() { stopStack(t, env, name) })
 }
+
+// portBase spreads the stacks of parallel tests (in separate homes, which
+// do not see each other's ports) over blocks from 40000.
+func portBase() int {
+	n := int(portBlocks.Add(1))
+	return 40000 + (os.Getpid()*7+n)%200*100
+}
+
+var portBlocks atomic.Int32
 
 func stopStack(t *testing.T, env []string, name string) {
 	cmd := exec.Command(testbin.Loams(t), "stack", "stop", "--name", name, "--grace", "2s")

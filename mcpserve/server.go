@@ -121,13 +121,18 @@ const listTTL = int(24 * time.Hour / time.Millisecond)
 // with the sessions' close it keeps the exit within the spec's 2 s.
 const shutdownGrace = 1500 * time.Millisecond
 
-// stoppable cancels a tool call when the server stops.
+// stoppable cancels a tool call when the server stops, and logs the
+// arguments a call carried that the tool ignored (their names only).
 func (s *Server) stoppable(h mcp.ToolHandler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(s.stopping, cancel)()
-		return h(ctx, req)
+		res, err := h(ctx, req)
+		if res != nil && res.Meta[ignoredKey] != nil {
+			s.log.Info("ignored arguments", "tool", req.Params.Name, "names", res.Meta[ignoredKey])
+		}
+		return res, err
 	}
 }
 
