@@ -199,7 +199,10 @@ func (f *front) admit(in *inbound, s *slot) *rpcError {
 	f.inFlight[in.key] = id
 	f.mu.Unlock()
 	ourID, _ := jsonrpc.MakeID(float64(id))
-	f.forward(sess, &jsonrpc.Request{ID: ourID, Method: in.method, Params: in.params})
+	if !f.forward(sess, &jsonrpc.Request{ID: ourID, Method: in.method, Params: in.params}) {
+		// The SDK session has ended: the request still gets its answer.
+		f.finish(id, errorLine(in.id, errorf(codeInternal, "loams mcp serve is shutting down")), "rpc_error -32603")
+	}
 	return nil
 }
 
@@ -239,19 +242,22 @@ func (f *front) notify(in *inbound) {
 	f.finish(id, nil, "cancelled")
 }
 
-// forward hands a message to an SDK session, unless the front has stopped.
-func (f *front) forward(sess int, msg jsonrpc.Message) {
+// forward hands a message to an SDK session; false when the session has
+// closed and will never answer.
+func (f *front) forward(sess int, msg jsonrpc.Message) bool {
 	if r, ok := msg.(*jsonrpcResponse); ok {
 		decoded, err := jsonrpc.DecodeMessage(r.raw)
 		if err != nil {
-			return // an answer we cannot read is nobody's business
+			return true // an answer we cannot read is nobody's business
 		}
 		msg = decoded
 	}
 	s := f.sess[sess]
 	select {
 	case s.incoming <- msg:
+		return true
 	case <-s.closed:
+		return false
 	}
 }
 
