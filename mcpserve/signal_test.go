@@ -87,14 +87,14 @@ func TestCancelledStartWaitingOnLock(t *testing.T) {
 	p.send(initLine, initDone)
 	p.next(30 * time.Second)
 	p.send(startSlow)
-	time.Sleep(300 * time.Millisecond) // the call is now waiting for the lock
+	time.Sleep(time.Second) // the call is now waiting for the lock
 	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"start","reason":"user"}}`,
 		`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
 	if l := p.next(10 * time.Second); !strings.Contains(l, `"id":"after"`) {
 		t.Fatalf("want only the ping's answer, got %.300s", l)
 	}
 	_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-	time.Sleep(500 * time.Millisecond)
+	time.Sleep(1500 * time.Millisecond) // a start that went on would have written its pid by now
 	if _, err := os.Stat(filepath.Join(home, "stacks", "slow", "server.pid")); err == nil {
 		t.Error("the cancelled start went on once the lock was free")
 	}
