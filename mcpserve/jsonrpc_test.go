@@ -182,12 +182,12 @@ func createStack(t *testing.T, env []string, name string) {
 }
 
 // portBase spreads the stacks of parallel tests (in separate homes, which
-// do not see each other's ports) over blocks from 10000 to 18900: below the
-// kernel's ephemeral ports (32768+) and the blocks loams picks itself
-// (20000+), which other packages' tests use.
+// do not see each other's ports) over blocks from 30000 to 32600: below the
+// kernel's ephemeral ports (32768+), above the stack package's test blocks
+// (10000-19900) and the blocks loams picks itself (20000-29900).
 func portBase() int {
 	n := int(portBlocks.Add(1))
-	return 10000 + (os.Getpid()*7+n)%90*100
+	return 30000 + (os.Getpid()*7+n)%27*100
 }
 
 var portBlocks atomic.Int32
