@@ -1,0 +1,418 @@
+package commands
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/internal/iostreams"
+	"loams.dev/cli/internal/testbin"
+)
+
+// mentionChecker checks the commands and flags a text names against the
+// real command tree.
+type mentionChecker struct {
+	root   *cli.Command
+	parent map[*cli.Command]*cli.Command
+}
+
+func newMentionChecker() mentionChecker {
+	ios, _, _, _ := iostreams.Test()
+	m := mentionChecker{NewRoot(&Factory{IO: ios, Getenv: func(string) string { return "" }}), map[*cli.Command]*cli.Command{}}
+	var walk func(c *cli.Command)
+	walk = func(c *cli.Command) {
+		for _, s := range c.Commands {
+			m.parent[s] = c
+			walk(s)
+		}
+	}
+	walk(m.root)
+	return m
+}
+
+// flags are the flags c accepts: its own and its ancestors'.
+func (m mentionChecker) flags(c *cli.Command) []string {
+	var out []string
+	for ; c != nil; c = m.parent[c] {
+		for _, fl := range c.Flags {
+			out = append(out, fl.Names()...)
+		}
+	}
+	return out
+}
+
+func (m mentionChecker) hasFlag(c *cli.Command, name string) bool {
+	for _, n := range m.flags(c) {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// backticked spans and bare words in prose
+	tickedSpan = regexp.MustCompile("`[^`]*`?")
+	flagToken  = regexp.MustCompile(`^--[a-z][a-z0-9-]*`)
+)
+
+// check returns what is wrong with text: a `loams …` mention whose command
+// or flags do not exist, or a bare --flag that the command the text speaks
+// for (ctx; nil: any command) does not have.
+func (m mentionChecker) check(text string, ctx *cli.Command) []string {
+	var problems []string
+	consumed := map[int]bool{} // byte offsets of flags checked as part of a mention
+	for _, loc := range tickedSpan.FindAllStringIndex(text, -1) {
+		span := strings.Trim(text[loc[0]:loc[1]], "`")
+		if rest, ok := strings.CutPrefix(span, "loams "); ok {
+			problems = append(problems, m.mention(rest, true)...)
+			for i := loc[0]; i < loc[1]; i++ {
+				consumed[i] = true
+			}
+		}
+	}
+	// Prose mentions (no backticks): the command path only.
+	for i := 0; ; {
+		j := strings.Index(text[i:], "loams ")
+		if j < 0 {
+			break
+		}
+		at := i + j
+		i = at + len("loams ")
+		if consumed[at] || at > 0 && !strings.ContainsAny(text[at-1:at], " (\n") {
+			continue
+		}
+		problems = append(problems, m.mention(text[i:], false)...)
+	}
+	for _, f := range strings.Fields(text) {
+		name := flagToken.FindString(strings.Trim(f, "`(),.;:'\""))
+		if name == "" {
+			continue
+		}
+		off := strings.Index(text, f)
+		if consumed[off] {
+			continue
+		}
+		if !m.flagSomewhere(strings.TrimPrefix(name, "--"), ctx) {
+			where := "any command"
+			if ctx != nil {
+				where = "`" + ctx.FullName() + "`"
+			}
+			problems = append(problems, name+" is not a flag of "+where)
+		}
+	}
+	return problems
+}
+
+// mention walks words after `loams`: subcommands, then flags (each must
+// exist on the command reached) and their values. In prose (full=false)
+// it stops at the first word that is not a subcommand.
+func (m mentionChecker) mention(rest string, full bool) []string {
+	words := strings.Fields(rest)
+	cmd := m.root
+	var problems []string
+	i := 0
+	for ; i < len(words); i++ {
+		w := strings.TrimRight(words[i], ".,;:)'\"")
+		if strings.ContainsAny(w, "%<[") || w == "" {
+			return problems // a format verb or placeholder: nothing to check beyond
+		}
+		if sub := cmd.Command(w); sub != nil {
+			cmd = sub
+			if cmd.SkipFlagParsing {
+				return problems // the server's own commands: its flags are not ours
+			}
+			continue
+		}
+		break
+	}
+	if !full {
+		return problems
+	}
+	if i < len(words) && words[i] == strings.ToUpper(words[i]) && !strings.HasPrefix(words[i], "-") {
+		return problems // COMMAND, NAME: a placeholder for any command
+	}
+	if cmd == m.root && i < len(words) && !strings.HasPrefix(words[i], "-") {
+		return append(problems, "`loams "+rest+"`: no command "+strconv.Quote(words[i]))
+	}
+	for ; i < len(words); i++ {
+		w := words[i]
+		if !strings.HasPrefix(w, "-") || w == "-" || w == "--" {
+			continue // a positional argument or a flag's value
+		}
+		name := strings.TrimLeft(strings.SplitN(w, "=", 2)[0], "-")
+		if strings.ContainsAny(name, "%<[") {
+			continue
+		}
+		if name == "help" || name == "h" {
+			continue
+		}
+		if !m.hasFlag(cmd, name) {
+			problems = append(problems, "`loams "+rest+"`: "+cmd.FullName()+" has no flag --"+name)
+		}
+	}
+	return problems
+}
+
+// flagSomewhere: on ctx's lineage, or (ctx nil) on any command.
+func (m mentionChecker) flagSomewhere(name string, ctx *cli.Command) bool {
+	if name == "help" {
+		return true
+	}
+	if ctx != nil {
+		return m.hasFlag(ctx, name)
+	}
+	found := false
+	var walk func(c *cli.Command)
+	walk = func(c *cli.Command) {
+		for _, fl := range c.Flags {
+			for _, n := range fl.Names() {
+				found = found || n == name
+			}
+		}
+		for _, s := range c.Commands {
+			walk(s)
+		}
+	}
+	walk(m.root)
+	return found
+}
+
+// TestEveryHintNamesRealCommandsAndFlags reads every errs.New hint in the
+// module's Go source, and every string that mentions `loams …`, and checks
+// the commands and flags they name exist (bare flags in a hint: on some
+// command; TestHintsInContext checks where).
+func TestEveryHintNamesRealCommandsAndFlags(t *testing.T) {
+	m := newMentionChecker()
+	root := filepath.Join("..")
+	fset := token.NewFileSet()
+	checked := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "bench" || d.Name() == "testdata" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		file, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ImportSpec:
+				return false
+			case *ast.CallExpr:
+				if isErrsNew(n) && len(n.Args) >= 2 {
+					hint := literalText(n.Args[1])
+					checked++
+					for _, p := range m.check(hint, nil) {
+						t.Errorf("%s: hint %q: %s", fset.Position(n.Pos()), hint, p)
+					}
+					return false
+				}
+			case *ast.BasicLit:
+				if n.Kind == token.STRING {
+					s, _ := strconv.Unquote(n.Value)
+					if strings.Contains(s, "`loams ") {
+						checked++
+						for _, p := range m.check(s, nil) {
+							if !strings.Contains(p, "is not a flag of") { // bare flags: only hints are held to that
+								t.Errorf("%s: %q: %s", fset.Position(n.Pos()), s, p)
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 50 {
+		t.Fatalf("only %d hints and mentions found: the walk is broken", checked)
+	}
+}
+
+func isErrsNew(c *ast.CallExpr) bool {
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "errs" && sel.Sel.Name == "New"
+}
+
+// literalText joins the string literals of an expression (a + b + "…"),
+// leaving a placeholder for what is computed.
+func literalText(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		s, _ := strconv.Unquote(e.Value)
+		return s
+	case *ast.BinaryExpr:
+		return literalText(e.X) + literalText(e.Y)
+	case *ast.CallExpr:
+		// fmt.Sprintf("…", …): the format, whose verbs stop a mention.
+		if len(e.Args) > 0 {
+			return literalText(e.Args[0])
+		}
+	case *ast.ParenExpr:
+		return literalText(e.X)
+	}
+	return "<computed>"
+}
+
+// The checker itself: it must catch what the issue found.
+func TestMentionChecker(t *testing.T) {
+	m := newMentionChecker()
+	stackLogs := m.root.Command("stack").Command("logs")
+	tests := []struct {
+		text string
+		ctx  *cli.Command
+		bad  bool
+	}{
+		{"run `loams stack create --name dev`", nil, false},
+		{"run `loams stack create dev --engines qdrant`", nil, false},
+		{"run `loams stack craete --name dev`", nil, true},
+		{"run `loams stack create --nme dev`", nil, true},
+		{"run `loams -o json stack list`", nil, false},
+		{"run `loams dev --data-dir x`", nil, false}, // the server's flags
+		{"run `loams COMMAND --help`", nil, false},
+		{"run loams init in your project", nil, false},
+		{"did you mean --lines?", stackLogs, false},
+		{"did you mean --name?", stackLogs, false},
+		{"did you mean --tail?", stackLogs, true},
+		{"or pass --project-dir", stackLogs, true},
+		{"or pass --no-such-flag", nil, true},
+	}
+	for _, tt := range tests {
+		if got := m.check(tt.text, tt.ctx); len(got) > 0 != tt.bad {
+			t.Errorf("%q: problems %v, want bad=%v", tt.text, got, tt.bad)
+		}
+	}
+}
+
+// TestHintsInContext runs the errors a newcomer meets (the issue's among
+// them) through the binary, in a directory that is no project, and checks
+// that every flag a hint names exists on the command that printed it.
+func TestHintsInContext(t *testing.T) {
+	t.Parallel()
+	m := newMentionChecker()
+	bin := testbin.Loams(t)
+	tests := [][]string{
+		{"mcp", "install", "--agent", "cursor", "--scope", "project"},
+		{"mcp", "install", "--agent", "claude-code", "--scope", "project", "--dry-run"},
+		{"init", "--yes", "--no-agent"},
+		{"init"},
+		{"stack", "logs", "--tail", "3"},
+		{"stack", "describe"},
+		{"stack", "start"},
+		{"stack", "create", "Bad_Name"},
+		{"stack", "delete", "dev"},
+		{"stack", "create"},
+		{"env", "export", "--name", "search"},
+		{"env", "export", "--stack", "nope"},
+		{"mcp", "serve", "--name", "dev"},
+		{"configure", "get", "nope"},
+		{"configure", "set", "output", "yaml"},
+		{"docs", "snippet", "--engine", "qdrant", "--language", "cobol"},
+		{"docs", "snippet", "--engine", "qdrant"},
+		{"pkg", "add"},
+		{"pkg", "add", "leftpad"},
+		{"stack", "strat"},
+		{"--verbos", "version"},
+		{"stack", "list", "--outptu", "json"},
+	}
+	for _, argv := range tests {
+		t.Run(strings.Join(argv, " "), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			cmd := exec.Command(bin, append([]string{"-o", "json"}, argv...)...)
+			cmd.Dir = dir
+			cmd.Env = []string{"HOME=" + dir, "PATH=/usr/bin:/bin", "LOAMS_HOME=" + filepath.Join(dir, "home"), "LOAMS_SECRETS=file", "CI=true"}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Run(); err == nil {
+				t.Fatalf("expected an error")
+			}
+			var doc struct {
+				Error struct{ Code, Message, Hint string }
+			}
+			if err := json.Unmarshal([]byte(stderr.String()), &doc); err != nil {
+				t.Fatalf("stderr is no error object: %v %q", err, stderr.String())
+			}
+			if doc.Error.Hint == "" {
+				t.Fatalf("no hint: %+v", doc.Error)
+			}
+			ctx := m.root
+			for _, a := range argv {
+				if sub := ctx.Command(a); sub != nil {
+					ctx = sub
+				} else if !strings.HasPrefix(a, "-") {
+					break
+				}
+			}
+			for _, p := range m.check(doc.Error.Hint, ctx) {
+				t.Errorf("%s: hint %q: %s", doc.Error.Code, doc.Error.Hint, p)
+			}
+		})
+	}
+}
+
+// TestFlagSuggestionsWalk mistypes every flag of every command (one letter
+// dropped) and checks the suggestion is that very flag.
+func TestFlagSuggestionsWalk(t *testing.T) {
+	m := newMentionChecker()
+	var walk func(c *cli.Command)
+	walk = func(c *cli.Command) {
+		names := m.flags(c)
+		for _, fl := range c.Flags {
+			name := fl.Names()[0]
+			if len(name) < 4 {
+				continue
+			}
+			typo := name[:len(name)-1]
+			if got := suggestFlag(typo, names); got != name && !m.hasFlag(c, typo) {
+				t.Errorf("%s: --%s suggests --%s, want --%s", c.FullName(), typo, got, name)
+			}
+		}
+		var subs []string
+		for _, s := range c.Commands {
+			subs = append(subs, s.Name)
+		}
+		for _, s := range c.Commands {
+			if len(s.Name) >= 4 {
+				if got := suggest(s.Name[:len(s.Name)-1], subs); got != s.Name {
+					t.Errorf("%s %s: suggests %q", c.FullName(), s.Name[:len(s.Name)-1], got)
+				}
+			}
+			walk(s)
+		}
+		// Every synonym a command can suggest is one of its flags.
+		for _, typed := range []string{"tail", "n", "name", "stack", "format", "json", "force", "dir", "cwd", "project"} {
+			if m.hasFlag(c, typed) {
+				continue
+			}
+			if got := suggestFlag(typed, names); got != "" && !m.hasFlag(c, got) {
+				t.Errorf("%s: --%s suggests --%s, which it lacks", c.FullName(), typed, got)
+			}
+		}
+	}
+	walk(m.root)
+}
