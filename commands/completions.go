@@ -18,8 +18,8 @@ func configureCompletions(f *Factory, c *cli.Command) {
 	c.Description = describe("Source the script to complete loams commands and flags in your shell. The bash\n"+
 		"script needs neither the bash-completion package nor bash 4. With --output json\n"+
 		"the script comes inside a JSON object ({\"shell\", \"script\"}).",
-		"loams completions bash > ~/.local/share/bash-completion/completions/loams",
 		"loams completions zsh > \"${fpath[1]}/_loams\"",
+		"echo 'eval \"$(loams completions bash)\"' >> ~/.bashrc   # bash 3.2 (macOS) and later",
 		"loams completions fish > ~/.config/fish/completions/loams.fish",
 		"loams completions powershell >> $PROFILE")
 	for _, sub := range c.Commands {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"loams.dev/cli/internal/iostreams"
 )
 
 // checkTSV holds -o text to its contract: every line a record of tab-
@@ -117,7 +119,12 @@ func TestVersionFlagIsVersionCommand(t *testing.T) {
 		t.Errorf("-o json --version is not version's json: %q", r.stdout)
 	}
 	// A subcommand's own --version is not rewritten.
-	if got := versionFlagAsCommand([]string{"loams", "server", "install", "--version", "1.2.3"}); strings.Join(got, " ") != "loams server install --version 1.2.3" {
+	ios, _, _, _ := iostreams.Test()
+	root := NewRoot(&Factory{IO: ios, Getenv: func(string) string { return "" }})
+	if got := versionFlagAsCommand(root, []string{"loams", "-q", "--profile", "work", "--version"}); strings.Join(got, " ") != "loams -q --profile work version" {
+		t.Errorf("globals before --version: %v", got)
+	}
+	if got := versionFlagAsCommand(root, []string{"loams", "server", "install", "--version", "1.2.3"}); strings.Join(got, " ") != "loams server install --version 1.2.3" {
 		t.Errorf("rewrote a subcommand's --version: %v", got)
 	}
 }
