@@ -74,12 +74,17 @@ func TestClaudeCLIIsPreferred(t *testing.T) {
 	if err != nil || res.Changed || len(res.Commands) != 0 {
 		t.Fatalf("re-install: %v %+v", err, res)
 	}
-	// A stale path (loams moved): remove, then add.
+	// A stale path (loams moved): the entry's command is edited in place,
+	// not removed and re-added, so what claude or the user put in it stays.
 	moved := w.env
 	moved.Executable = "/usr/local/bin/loams"
 	res, err = Install(ctx, moved, InstallRequest{Agent: "claude-code", Scope: "user"})
-	if err != nil || len(res.Commands) != 2 || res.Commands[0][2] != "remove" {
+	if err != nil || len(res.Commands) != 0 || res.Via != "file" || !res.Changed {
 		t.Fatalf("moved binary: %v %+v", err, res)
+	}
+	after := string(mustRead(t, filepath.Join(w.home, ".claude.json")))
+	if want := `{"numStartups":3,"mcpServers":{"loams":{"type":"stdio","command":"/usr/local/bin/loams","args":["mcp","serve"],"env":{}}}}` + "\n"; after != want {
+		t.Fatalf("moved binary: got %s", after)
 	}
 	// Nobody else touched ~/.claude.json since: uninstall gives back the
 	// original state (there was no file).

@@ -67,5 +67,5 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 		rows = append(rows, row)
 	}
 	return f.Printer().Print(output.View{JSON: map[string]any{"agents": checks}, Header: header, Rows: rows,
-		Empty: "no agent has a loams MCP entry; run `loams mcp install --agent claude-code` (or codex, cursor, windsurf)"})
+		Empty: "no agent has a loams MCP entry; run `loams mcp install --agent claude-code` (or another agent: `loams mcp install --help` lists them)"})
 }
