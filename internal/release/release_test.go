@@ -106,7 +106,9 @@ func TestValidateRefuses(t *testing.T) {
 		"bad sha":          func(d map[string]any) { d["packages"].([]any)[0].(map[string]any)["fileSha256"] = "abc" },
 		"no sha":           func(d map[string]any) { delete(d["packages"].([]any)[0].(map[string]any), "fileSha256") },
 		"latest":           func(d map[string]any) { d["packages"].([]any)[0].(map[string]any)["version"] = "latest" },
-		"old schema":       func(d map[string]any) { d["$schema"] = "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json" },
+		"old schema": func(d map[string]any) {
+			d["$schema"] = "https://static.modelcontextprotocol.io/schemas/2025-09-29/server.schema.json"
+		},
 	} {
 		if err := check(mut); err == nil {
 			t.Errorf("%s: accepted", name)
