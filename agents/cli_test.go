@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -161,5 +162,36 @@ func TestPresent(t *testing.T) {
 	}
 	if strings.Join(names, ",") != "codex,cursor" {
 		t.Fatalf("got %v", names)
+	}
+}
+
+// init finds every host by its config directory (or its CLI), so a fresh
+// machine with all of them installed is offered all twelve.
+func TestPresentFindsEveryHost(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	for _, a := range Agents() {
+		for _, d := range a.Detect(w.env) {
+			os.MkdirAll(d, 0o755)
+		}
+	}
+	var names []string
+	for _, a := range w.env.Present(context.Background()) {
+		names = append(names, a.Name)
+	}
+	if len(names) != len(Agents()) {
+		t.Fatalf("found %v", names)
+	}
+	// And one by one: each host's directory finds that host alone.
+	for _, a := range Agents() {
+		w := newWorld(t)
+		os.MkdirAll(a.Detect(w.env)[0], 0o755)
+		var got []string
+		for _, p := range w.env.Present(context.Background()) {
+			got = append(got, p.Name)
+		}
+		if !slices.Contains(got, a.Name) {
+			t.Errorf("%s not found from %s: %v", a.Name, a.Detect(w.env)[0], got)
+		}
 	}
 }

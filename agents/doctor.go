@@ -143,7 +143,10 @@ func (e Env) check(ctx context.Context, r registration) Check {
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = e.ProjectDir
 		cmd.Env = e.serverEnv(r.agent, env)
-		c.Withheld = e.withheld(r.agent, env)
+		if c.Withheld = e.withheld(r.agent, env); len(c.Withheld) > 0 && c.Warning == "" {
+			c.Warning = fmt.Sprintf("%s does not pass %s to its servers: name them in the entry's env if loams needs them (private registry tokens, custom CAs)",
+				r.agent.Title, strings.Join(c.Withheld, ", "))
+		}
 		cmd.Stderr = &stderr
 		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	default:

@@ -45,6 +45,11 @@ func TestDoctor(t *testing.T) {
 	// Broken: the program exists but is no MCP server.
 	os.WriteFile(filepath.Join(w.project, ".mcp.json"), []byte(`{"mcpServers":{"loams":{"command":"/bin/false","args":[]}}}`), 0o644)
 
+	// opencode's shape: the command is one array, the env is "environment".
+	os.WriteFile(filepath.Join(w.project, "opencode.jsonc"), []byte(`{
+  // mine
+  "mcp": {"loams": {"type": "local", "command": ["`+self+`", "mcp", "serve"], "environment": {"LOAMS_AGENTS_TEST_SERVER": "1"},},},
+}`), 0o644)
 	checks, err := Doctor(context.Background(), w.env)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +58,10 @@ func TestDoctor(t *testing.T) {
 	for _, c := range checks {
 		byAgent[c.Agent+"/"+c.Scope] = c
 	}
-	if len(checks) != 3 {
+	if oc := byAgent["opencode/project"]; !oc.Connected || oc.Tools != 2 || oc.ProtocolVersion != "2025-11-25" {
+		t.Errorf("opencode: %+v", oc)
+	}
+	if len(checks) != 4 {
 		t.Fatalf("got %d checks: %+v", len(checks), checks)
 	}
 	ok := byAgent["cursor/user"]

@@ -16,5 +16,5 @@ var geminiCLI = Agent{
 	HTTP:     func(url string) Object { return Object{{"httpUrl", url}} },
 	Protocol: "2025-11-25", // @google/gemini-cli 0.61 bundles the SDK's latest
 	DropEnv:  dropSecretsLike,
-	Detect:   func(e Env) []string { return []string{e.homeJoin(".gemini", "settings.json")} },
+	Detect:   func(e Env) []string { return []string{e.homeJoin(".gemini")} },
 }

@@ -40,9 +40,9 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 		checks = []agents.Check{}
 	}
 	header := []string{"agent", "scope", "entry", "status", "protocol", "tools", "handshake", "command"}
-	failed := false
+	failed := false // a problem column when anything failed or warns
 	for _, c := range checks {
-		failed = failed || !c.Connected
+		failed = failed || !c.Connected || c.Warning != ""
 	}
 	if failed {
 		header = append(header, "problem", "fix")
