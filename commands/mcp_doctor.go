@@ -40,9 +40,9 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 		checks = []agents.Check{}
 	}
 	header := []string{"agent", "scope", "entry", "status", "protocol", "tools", "handshake", "command"}
-	failed := false
+	failed := false // a problem column when anything failed or warns
 	for _, c := range checks {
-		failed = failed || !c.Connected
+		failed = failed || !c.Connected || c.Warning != ""
 	}
 	if failed {
 		header = append(header, "problem", "fix")
@@ -71,5 +71,5 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 		text = append(text, tr)
 	}
 	return f.Printer().Print(output.View{JSON: map[string]any{"agents": checks}, Header: header, Rows: rows, TextRows: text,
-		Empty: "no agent has a loams MCP entry; run `loams mcp install --agent claude-code` (or codex, cursor, windsurf)"})
+		Empty: "no agent has a loams MCP entry; run `loams mcp install --agent claude-code` (or another agent: `loams mcp install --help` lists them)"})
 }
