@@ -47,7 +47,7 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 	if failed {
 		header = append(header, "problem", "fix")
 	}
-	var rows [][]string
+	var rows, text [][]string
 	for _, c := range checks {
 		status, target := "connected", c.URL
 		if !c.Connected {
@@ -65,7 +65,11 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 			row = append(row, problem, c.Fix)
 		}
 		rows = append(rows, row)
+		// -o text: the handshake in integer milliseconds, like json's handshake_ms.
+		tr := append([]string{}, row...)
+		tr[6] = strconv.FormatInt(c.HandshakeMS, 10)
+		text = append(text, tr)
 	}
-	return f.Printer().Print(output.View{JSON: map[string]any{"agents": checks}, Header: header, Rows: rows,
+	return f.Printer().Print(output.View{JSON: map[string]any{"agents": checks}, Header: header, Rows: rows, TextRows: text,
 		Empty: "no agent has a loams MCP entry; run `loams mcp install --agent claude-code` (or another agent: `loams mcp install --help` lists them)"})
 }

@@ -11,8 +11,8 @@ import (
 )
 
 type mcpInstallOptions struct {
-	agent, scope, stack string
-	dryRun, allowTemp   bool
+	agent, scope, stack, projectDir string
+	dryRun, allowTemp               bool
 }
 
 func newMCPInstallCmd(f *Factory) *cli.Command {
@@ -25,23 +25,26 @@ func newMCPInstallCmd(f *Factory) *cli.Command {
 			"stack has the mcp engine, its HTTP endpoint is registered too, as loams-<stack>.\n"+
 			"Agents and their scopes (the first is the default):\n"+agents.ScopeHelp(),
 			"loams mcp install --agent claude-code", "loams mcp install --agent cursor --scope project --dry-run",
-			"loams mcp install --agent gemini-cli"),
+			"loams mcp install --agent gemini-cli",
+			"loams mcp install --agent claude-code --scope project --project-dir ~/src/app"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
 			&cli.StringFlag{Name: "scope", Usage: "user, project or local (default: the agent's first scope, listed above)"},
 			&cli.StringFlag{Name: "stack", Usage: "stack whose HTTP MCP endpoint to add (default: the profile's default_stack)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing"},
 			&cli.BoolFlag{Name: "allow-temporary-binary", Usage: "register this loams even though it runs from a temporary or build-cache directory (go run)"},
+			projectDirFlag(),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return runMCPInstall(ctx, f, &mcpInstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"),
-				stack: cmd.String("stack"), dryRun: cmd.Bool("dry-run"), allowTemp: cmd.Bool("allow-temporary-binary")})
+				stack: cmd.String("stack"), dryRun: cmd.Bool("dry-run"), allowTemp: cmd.Bool("allow-temporary-binary"),
+				projectDir: cmd.String("project-dir")})
 		},
 	}
 }
 
 func runMCPInstall(ctx context.Context, f *Factory, opts *mcpInstallOptions) error {
-	env, err := f.agentsEnv("")
+	env, err := f.agentsEnv(opts.projectDir)
 	if err != nil {
 		return err
 	}
@@ -74,10 +77,13 @@ func agentResultView(res *agents.Result, doc any) output.View {
 	}
 	rows := [][]string{{"agent", res.Agent}, {"scope", res.Scope}, {"via", via(res)}, {"config", res.Path + " (" + state + ")"},
 		{"entries", strings.Join(res.Entries, ", ")}}
+	text := [][]string{{"agent", res.Agent}, {"scope", res.Scope}, {"via", res.Via}, {"config", res.Path},
+		{"state", strings.Fields(state)[0]}, {"entries", strings.Join(res.Entries, ",")}}
 	if res.Backup != "" {
 		rows = append(rows, []string{"backup", res.Backup})
+		text = append(text, []string{"backup", res.Backup})
 	}
-	return output.View{JSON: doc, Rows: rows}
+	return output.View{JSON: doc, Rows: rows, TextRows: text}
 }
 
 func via(res *agents.Result) string {
@@ -97,4 +103,10 @@ func dryRunText(res *agents.Result) string {
 	}
 	b.WriteString(res.Diff)
 	return b.String()
+}
+
+// projectDirFlag is --project-dir for the verbs whose project scopes need
+// one when they do not run inside the project.
+func projectDirFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "project-dir", Usage: "project directory of the project scopes (default: the nearest project root)"}
 }
