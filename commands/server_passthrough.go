@@ -6,6 +6,8 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/serverbin"
 	"loams.dev/cli/stack"
 )
 
@@ -18,6 +20,12 @@ func newServerCmd(f *Factory, name, usage string) *cli.Command {
 		Description:     describe("Runs the Loams server binary's own `"+name+"` command with the same arguments.", "loams "+name+" --help"),
 		SkipFlagParsing: true,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			// Set by a CLI that probes or forwards to a binary: if that binary
+			// is a loams CLI (a copy, an older install), it must not forward again.
+			if f.Getenv(serverbin.PassthroughMarker) != "" {
+				return errs.New(errs.Usage, "point LOAMS_SERVER_BINARY (or `loams server list`) at the Loams server, not at a loams CLI",
+					"this is the loams CLI, started as the server by another loams; it does not forward `%s` again", name)
+			}
 			h, err := f.Home()
 			if err != nil {
 				return err
@@ -30,7 +38,7 @@ func newServerCmd(f *Factory, name, usage string) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runForeground(f, append([]string{bin, name}, cmd.Args().Slice()...), os.Environ())
+			return runForeground(f, append([]string{bin, name}, cmd.Args().Slice()...), append(os.Environ(), serverbin.PassthroughMarker+"=1"))
 		},
 	}
 }
