@@ -2,6 +2,7 @@ package mcpserve
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,8 +39,14 @@ func (s *Server) stackCreateTool() tool {
 			if strings.Contains(in.Storage, "://") {
 				return nil, errs.New(errs.Usage, "local stacks take dir:PATH or mount:PATH", "object storage is not for local stacks")
 			}
-			return s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
+			d, err := s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
 				Start: in.Start, Wait: stack.DefaultWait})
+			if e := (*errs.Error)(nil); errors.As(err, &e) && e.Code == errs.ServerBinaryNotFound && e.Details["path"] == nil {
+				// Tools never download: the user installs the server.
+				e.Hint = "ask the user to run `loams server install` in a terminal (tools never download), then call stack_create again"
+				return nil, e
+			}
+			return d, err
 		},
 	})
 }
