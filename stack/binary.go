@@ -3,6 +3,10 @@ package stack
 import (
 	"context"
 	"strconv"
+	"strings"
+	"time"
+
+	"loams.dev/cli/internal/buildinfo"
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
@@ -65,3 +69,25 @@ func Probe(ctx context.Context, h home.Home, path string) (*Server, error) {
 func isFile(p string) bool { return serverbin.Exists(p) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// identifyTimeout bounds GetInstance on loopback, where it answers in
+// well under a millisecond; describe must not hang on a wedged server.
+const identifyTimeout = time.Second
+
+// identify asks the running server what it is (GetInstance) and fills in
+// its version, edition and services; an older server without the route
+// keeps the version `--version` gave at create. Compatibility compares
+// that version with this CLI's (own minor or one below).
+func (s *Spec) identify(d *Description) {
+	native, _, _ := listenerOf("--listen")
+	ctx, cancel := context.WithTimeout(context.Background(), identifyTimeout)
+	defer cancel()
+	if in, err := serverbin.GetInstance(ctx, native.url(s.Ports[native.Key])); err == nil {
+		d.Edition, d.Services = in.Edition, in.Services
+		if in.ServerVersion != "" {
+			d.ServerVersion = "loams " + strings.TrimPrefix(in.ServerVersion, "loams ")
+		}
+	}
+	b := buildinfo.Get()
+	d.Compatibility = serverbin.Skew(b.Version, d.ServerVersion, b.IsDev())
+}
