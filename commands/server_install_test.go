@@ -55,7 +55,7 @@ func TestServerInstallCLI(t *testing.T) {
 			Signed        bool
 		} `json:"installed"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &inst) != nil || inst.Installed.Version != "0.3.0" || !inst.Installed.Signed {
+	if code != 0 || json.Unmarshal([]byte(out), &inst) != nil || inst.Installed.Version != "0.3.0" || !inst.Installed.Signed || errOut != "" {
 		t.Fatalf("install: %d %s %s", code, out, errOut)
 	}
 	out, _, _ = run(t, env, cli, "server", "list", "-o", "json")
