@@ -307,4 +307,3 @@ func (in *Installer) now() time.Time {
 	}
 	return in.Now()
 }
-
