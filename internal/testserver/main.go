@@ -21,11 +21,17 @@
 // -ldflags "-X main.variant=packaged -X main.version=1.2.3".
 //
 // It writes its argv to <data-dir>/argv.json so tests can parse it back.
+//
+// Unlike the real server, it exits when its stdin is a pipe that closes:
+// a test that runs it through `loams dev` and then kills the CLI (or
+// ends) must not leave a server behind, holding ports and whatever file
+// descriptors it inherited. Stacks give it /dev/null, which is not a pipe.
 package main
 
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -173,6 +179,7 @@ func (b build) serve(binds map[string]string, versionLine string) int {
 		fmt.Printf(l.log+"\n", addr)
 	}
 	sigs := make(chan os.Signal, 1)
+	go exitWithStdinPipe(sigs)
 	if os.Getenv("TESTSERVER_IGNORE_TERM") != "" {
 		signal.Ignore(syscall.SIGTERM)
 		signal.Notify(sigs, os.Interrupt)
@@ -182,6 +189,17 @@ func (b build) serve(binds map[string]string, versionLine string) int {
 	<-sigs
 	fmt.Println("loams stand-in shutting down")
 	return 0
+}
+
+// exitWithStdinPipe stops the server when stdin is a pipe and its writer
+// is gone (the process that started it has ended).
+func exitWithStdinPipe(stop chan<- os.Signal) {
+	fi, err := os.Stdin.Stat()
+	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		return
+	}
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	stop <- syscall.SIGTERM
 }
 
 func envOr(k, def string) string {
