@@ -124,3 +124,30 @@ func TestInitInstallsServer(t *testing.T) {
 		t.Errorf(".env.loams: %v %s", err, data)
 	}
 }
+
+// Installing a server leaves existing stacks alone; restart --upgrade
+// moves one to it.
+func TestRestartUpgrade(t *testing.T) {
+	t.Parallel()
+	cli := testbin.Loams(t)
+	env := bareEnv(t, "/usr/bin:/bin")
+	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", "23600", "--engines", "qdrant",
+		"--server-binary", testbin.Build(t, "./internal/testserver")); code != 0 {
+		t.Fatal(errOut)
+	}
+	defer run(t, env, cli, "stack", "stop", "--name", "dev", "--grace", "2s")
+	bin := filepath.Join(t.TempDir(), "loams")
+	if err := os.WriteFile(bin, testrelease.StandIn(t, "0.4.1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, env, cli, "server", "install", "--from", bin); code != 0 {
+		t.Fatal(errOut)
+	}
+	if out, _, _ := run(t, env, cli, "stack", "restart", "--name", "dev", "-o", "json"); !strings.Contains(out, `"server_version": "loams 0.0.1"`) {
+		t.Errorf("restart without --upgrade changed the server: %s", out)
+	}
+	out, errOut, code := run(t, env, cli, "stack", "restart", "--name", "dev", "--upgrade", "-o", "json")
+	if code != 0 || !strings.Contains(out, `"server_version": "loams 0.4.1"`) || !strings.Contains(out, filepath.Join("servers", "0.4.1")) {
+		t.Errorf("restart --upgrade: %d %s %s", code, out, errOut)
+	}
+}
