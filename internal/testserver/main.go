@@ -126,8 +126,11 @@ func run(args []string) int {
 		}
 		if addr, ok := given[l.flag]; ok {
 			binds[l.flag] = addr
-		} else if l.def != "" && !offs[l.off] {
-			binds[l.flag] = l.def // like the real server: on by default
+		} else if l.def != "" && !offs[l.off] && given["--data-dir"] != "" {
+			// Like the real server: on by default. Only when started as a
+			// stack's server (with --data-dir): a bare `loams dev` in a test
+			// must not take 8080 or 6333 from another test's first stack.
+			binds[l.flag] = l.def
 		}
 	}
 	return b.serve(binds, versionLine)
