@@ -43,6 +43,7 @@ func NewRoot(f *Factory) *cli.Command {
 			newStackCmd(f),
 			newDocsCmd(f),
 			newServerGroupCmd(f),
+			newDoctorCmd(f),
 			newServerCmd(f, "dev", "Run the Loams server's dev command (everything in one process)"),
 			newServerCmd(f, "standalone", "Run the Loams server's standalone command (data in object storage)"),
 			newServerCmd(f, "cluster", "Run the Loams server's cluster command"),

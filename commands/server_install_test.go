@@ -55,7 +55,7 @@ func TestServerInstallCLI(t *testing.T) {
 			Signed        bool
 		} `json:"installed"`
 	}
-	if code != 0 || json.Unmarshal([]byte(out), &inst) != nil || inst.Installed.Version != "0.3.0" || !inst.Installed.Signed {
+	if code != 0 || json.Unmarshal([]byte(out), &inst) != nil || inst.Installed.Version != "0.3.0" || !inst.Installed.Signed || errOut != "" {
 		t.Fatalf("install: %d %s %s", code, out, errOut)
 	}
 	out, _, _ = run(t, env, cli, "server", "list", "-o", "json")
@@ -122,5 +122,32 @@ func TestInitInstallsServer(t *testing.T) {
 	}
 	if data, err := os.ReadFile(filepath.Join(proj, ".env.loams")); err != nil || !strings.Contains(string(data), "LOAMS_URL=http://127.0.0.1:23380") {
 		t.Errorf(".env.loams: %v %s", err, data)
+	}
+}
+
+// Installing a server leaves existing stacks alone; restart --upgrade
+// moves one to it.
+func TestRestartUpgrade(t *testing.T) {
+	t.Parallel()
+	cli := testbin.Loams(t)
+	env := bareEnv(t, "/usr/bin:/bin")
+	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", "23600", "--engines", "qdrant",
+		"--server-binary", testbin.Build(t, "./internal/testserver")); code != 0 {
+		t.Fatal(errOut)
+	}
+	defer run(t, env, cli, "stack", "stop", "--name", "dev", "--grace", "2s")
+	bin := filepath.Join(t.TempDir(), "loams")
+	if err := os.WriteFile(bin, testrelease.StandIn(t, "0.4.1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, env, cli, "server", "install", "--from", bin); code != 0 {
+		t.Fatal(errOut)
+	}
+	if out, _, _ := run(t, env, cli, "stack", "restart", "--name", "dev", "-o", "json"); !strings.Contains(out, `"server_version": "loams 0.0.1"`) {
+		t.Errorf("restart without --upgrade changed the server: %s", out)
+	}
+	out, errOut, code := run(t, env, cli, "stack", "restart", "--name", "dev", "--upgrade", "-o", "json")
+	if code != 0 || !strings.Contains(out, `"server_version": "loams 0.4.1"`) || !strings.Contains(out, filepath.Join("servers", "0.4.1")) {
+		t.Errorf("restart --upgrade: %d %s %s", code, out, errOut)
 	}
 }

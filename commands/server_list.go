@@ -35,16 +35,22 @@ func runServerList(ctx context.Context, f *Factory) error {
 	cs := fd.List(ctx)
 	stop()
 	var rows [][]string
+	used := false
 	for i, c := range cs {
+		used = used || c.Used
 		status := "used"
 		if !c.Used {
 			status = "skipped: " + c.SkippedBecause
 		}
 		rows = append(rows, []string{strconv.Itoa(i + 1), c.Path, c.Source, orDash(c.Version), status})
 	}
-	return f.Printer().Print(output.View{JSON: map[string][]serverbin.Candidate{"servers": cs},
+	err = f.Printer().Print(output.View{JSON: map[string][]serverbin.Candidate{"servers": cs},
 		Header: []string{"#", "path", "source", "version", "status"}, Rows: rows,
 		Empty: "no Loams server found; " + serverbin.NotFound().Hint})
+	if err == nil && !used && len(cs) > 0 && !f.JSON() {
+		f.say("no Loams server among these; %s", serverbin.NotFound().Hint)
+	}
+	return err
 }
 
 func orDash(s string) string {

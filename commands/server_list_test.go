@@ -146,3 +146,24 @@ func TestServerBinaryIsTheCLI(t *testing.T) {
 		t.Errorf("took %s", time.Since(begin))
 	}
 }
+
+// The server as its .deb installs it: /usr/bin/loams (under the test
+// root), with only this CLI on PATH.
+func TestServerFromThePackage(t *testing.T) {
+	t.Parallel()
+	cli := testbin.Loams(t)
+	cliDir := t.TempDir()
+	self := linkAs(t, cli, filepath.Join(cliDir, "loams"))
+	env := bareEnv(t, cliDir+":/usr/bin:/bin")
+	pkg := linkAs(t, testbin.Build(t, "./internal/testserver"), filepath.Join(envValue(env, "LOAMS_TEST_ROOT"), "usr", "bin", "loams"))
+	out, errOut, code := run(t, env, self, "server", "list", "-o", "text")
+	if code != 0 || !strings.Contains(out, pkg+"\tpackage\tloams 0.0.1\tused") {
+		t.Fatalf("server list: %d %q %s", code, out, errOut)
+	}
+	out, _, _ = run(t, env, self, "server", "list", "-o", "json")
+	var l serverListJSON
+	_ = json.Unmarshal([]byte(out), &l)
+	if len(l.Servers) != 2 || l.Servers[1].Path != pkg || l.Servers[1].Source != "package" || !l.Servers[1].Used {
+		t.Errorf("server list: %s", out)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"loams.dev/cli/internal/errs"
@@ -97,6 +98,14 @@ func (f *Fetcher) retry(ctx context.Context, url string, read func(io.Reader) er
 }
 
 func (f *Fetcher) once(ctx context.Context, url string, read func(io.Reader) error) error {
+	if path, ok := strings.CutPrefix(url, "file://"); ok { // a mirror on disk, for air-gapped installs
+		file, err := os.Open(path)
+		if err != nil {
+			return errPermanent{errs.New(errs.ManifestInvalid, "check LOAMS_RELEASES_URL", "%s: %v", url, err).With("url", url)}
+		}
+		defer file.Close()
+		return read(file)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return errPermanent{errs.New(errs.Usage, "give an http(s) URL", "bad URL %q: %v", url, err)}

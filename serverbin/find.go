@@ -39,6 +39,7 @@ type Candidate struct {
 	SkippedBecause string  `json:"skipped_because"`
 	Binary         *Binary `json:"-"`
 	explicit       bool
+	notCurrent     bool // installed by `server install`, but another one is current
 }
 
 // Source names, as `server list` shows them.
@@ -60,31 +61,37 @@ const (
 func (f *Finder) Candidates() []Candidate {
 	var out []Candidate
 	seen := map[string]bool{}
-	add := func(path, source string, explicit bool) {
+	add := func(path, source string, explicit bool) *Candidate {
 		if path == "" {
-			return
+			return nil
 		}
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			return
+			return nil
 		}
 		if !explicit && !isFile(abs) {
-			return
+			return nil
 		}
 		key := abs
 		if real, err := filepath.EvalSymlinks(abs); err == nil {
 			key = real
 		}
 		if seen[key] && !explicit {
-			return // the same file reached another way: listed once, first place wins
+			return nil // the same file reached another way: listed once, first place wins
 		}
 		seen[key] = true
 		out = append(out, Candidate{Path: abs, Source: source, explicit: explicit})
+		return &out[len(out)-1]
 	}
 	add(f.Explicit, SourceFlag, true)
 	add(f.getenv("LOAMS_SERVER_BINARY"), SourceEnv, true)
 	add(f.Profile, SourceProfile, true)
 	add(Current(f.Home), SourceInstalled, false)
+	for _, r := range Installed(f.Home) {
+		if c := add(r.Path, SourceInstalled, false); c != nil {
+			c.notCurrent = true
+		}
+	}
 	for _, p := range onPath(f.getenv("PATH"), "loams-server") {
 		add(p, SourceServerCmd, false)
 	}
@@ -151,6 +158,13 @@ func (f *Finder) examine(ctx context.Context, c Candidate) Candidate {
 	}
 	if f.isSelf(c.Path) {
 		c.SkippedBecause = "this is the loams CLI itself, not the server"
+		return c
+	}
+	if c.notCurrent {
+		c.SkippedBecause = "installed, not current (`loams server remove` deletes it)"
+		if b, err := Probe(ctx, f.Home, c.Path); err == nil {
+			c.Version = b.Version
+		}
 		return c
 	}
 	b, err := Probe(ctx, f.Home, c.Path)

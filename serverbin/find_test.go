@@ -104,6 +104,18 @@ func TestFinderOrder(t *testing.T) {
 	if b, c, _ := f.Find(context.Background()); b == nil || b.Path != installed || c.Source != serverbin.SourceInstalled {
 		t.Errorf("installed server not preferred: %+v", c)
 	}
+
+	// Another installed version is listed (for `server remove`), never used.
+	older := place(t, srv, filepath.Join(serverbin.ServersDir(h), "0.2.0/standard/loams"))
+	for _, p := range []string{installed, older} {
+		if err := os.WriteFile(filepath.Join(filepath.Dir(p), "receipt.json"), []byte(`{"version":"`+filepath.Base(filepath.Dir(filepath.Dir(p)))+`"}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list = f.List(context.Background())
+	if len(list) < 2 || !list[0].Used || list[1].Path != older || list[1].Used || !strings.Contains(list[1].SkippedBecause, "not current") || list[1].Version != "loams 0.0.1" {
+		t.Errorf("installed, not current: %+v", list[:2])
+	}
 }
 
 // The running CLI is skipped on PATH; named explicitly it is a usage error.

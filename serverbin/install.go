@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -126,6 +125,9 @@ func (in *Installer) Install(ctx context.Context, o InstallOptions) (*Receipt, e
 	if err != nil {
 		return nil, err
 	}
+	if r, ok := in.alreadyInstalled(m.Version, a); ok {
+		return r, safefile.Write(currentFile(in.Home), []byte(r.Path+"\n"), 0o600)
+	}
 	if err := in.Consent(artURL, a.Size); err != nil {
 		return nil, err
 	}
@@ -143,6 +145,17 @@ func (in *Installer) Install(ctx context.Context, o InstallOptions) (*Receipt, e
 	}
 	r := &Receipt{Version: m.Version, Variant: a.Variant, Target: a.Target, SourceURL: artURL, SHA256: a.SHA256, Signed: signed}
 	return in.finish(ctx, staging, archive, r)
+}
+
+// alreadyInstalled finds this very artifact installed (same SHA-256):
+// nothing to download, it only becomes current again.
+func (in *Installer) alreadyInstalled(version string, a Artifact) (*Receipt, bool) {
+	for _, r := range Installed(in.Home) {
+		if r.Version == version && r.Variant == a.Variant && strings.EqualFold(r.SHA256, a.SHA256) && isFile(r.Path) {
+			return &r, true
+		}
+	}
+	return nil, false
 }
 
 // checkTrust decides whether the manifest is verified: always when a key
@@ -302,128 +315,9 @@ func (in *Installer) finish(ctx context.Context, staging, archive string, r *Rec
 	return r, nil
 }
 
-// installFrom installs a local archive or binary, or downloads one from a
-// URL (with consent). No manifest: the smoke test is the check, and the
-// version is the binary's own.
-func (in *Installer) installFrom(ctx context.Context, o InstallOptions) (*Receipt, error) {
-	staging, cleanup, err := in.staging()
-	if err != nil {
-		return nil, err
-	}
-	defer cleanup()
-	src := o.From
-	r := &Receipt{Variant: o.Variant, Target: Target(in.GOOS, in.GOARCH), SourceURL: src}
-	local := filepath.Join(staging, "download")
-	if u, err := url.Parse(src); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
-		if err := in.Consent(src, -1); err != nil {
-			return nil, err
-		}
-		if err := in.download(ctx, src, local, -1); err != nil {
-			return nil, err
-		}
-	} else {
-		abs, err := filepath.Abs(src)
-		if err != nil || !isFile(abs) {
-			return nil, errs.New(errs.Usage, "give --from a .tar.xz release archive or a server binary", "%s is not a file", src)
-		}
-		r.SourceURL = abs
-		if err := copyFile(abs, local); err != nil {
-			return nil, err
-		}
-	}
-	sum, err := fileSHA256(local)
-	if err != nil {
-		return nil, err
-	}
-	r.SHA256 = sum
-	if isXZ(local) {
-		return in.finish(ctx, staging, local, r)
-	}
-	if err := os.Rename(local, filepath.Join(staging, "loams")); err != nil {
-		return nil, err
-	}
-	if err := os.Chmod(filepath.Join(staging, "loams"), 0o755); err != nil {
-		return nil, err
-	}
-	return in.finish(ctx, staging, "", r)
-}
-
-func isXZ(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	magic := make([]byte, 6)
-	_, err = io.ReadFull(f, magic)
-	return err == nil && string(magic) == "\xfd7zXZ\x00"
-}
-
-func copyFile(src, dest string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dest, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 func (in *Installer) now() time.Time {
 	if in.Now == nil {
 		return time.Now()
 	}
 	return in.Now()
-}
-
-// Installed lists the receipts under servers/, newest version first.
-func Installed(h home.Home) []Receipt {
-	var out []Receipt
-	matches, _ := filepath.Glob(filepath.Join(ServersDir(h), "*", "*", "receipt.json"))
-	for _, m := range matches {
-		data, err := os.ReadFile(m)
-		var r Receipt
-		if err == nil && json.Unmarshal(data, &r) == nil {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// Remove deletes servers/<version>/ and clears current when it pointed there.
-func Remove(h home.Home, version string) (bool, error) {
-	v, ok := ParseVersion(version)
-	if !ok || strings.ContainsAny(version, `/\`) {
-		return false, errs.New(errs.Usage, "give a version such as 0.2.0 (`loams server list` shows them)", "invalid version %q", version)
-	}
-	dir := filepath.Join(ServersDir(h), v.String())
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		return false, nil
-	}
-	if cur := Current(h); cur != "" && strings.HasPrefix(cur, dir+string(filepath.Separator)) {
-		if err := os.Remove(currentFile(h)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return false, err
-		}
-	}
-	return true, os.RemoveAll(dir)
 }

@@ -78,6 +78,10 @@ func TestInstallVerifiedRelease(t *testing.T) {
 	if b, c, err := f.Find(context.Background()); err != nil || b.Path != want || c.Source != serverbin.SourceInstalled || b.Version != "loams 0.3.0" {
 		t.Errorf("find after install: %v %+v", err, c)
 	}
+	// Installing it again downloads nothing and asks nothing.
+	if r2, err := w.in.Install(context.Background(), serverbin.InstallOptions{}); err != nil || r2.Path != want || len(w.consents) != 1 || rel.Requests.Load() != 1 {
+		t.Errorf("reinstall: %v, %d consents, %d downloads", err, len(w.consents), rel.Requests.Load())
+	}
 	if n, _ := serverbin.Remove(w.h, "0.3.0"); !n || serverbin.Current(w.h) != "" {
 		t.Errorf("remove: %v, current %q", n, serverbin.Current(w.h))
 	}
@@ -156,5 +160,27 @@ func TestInstallFromFile(t *testing.T) {
 		if err != nil || r.Version != "0.4.1" || serverbin.Current(w.h) != r.Path || len(w.consents) != 0 {
 			t.Fatalf("--from %s: %v %+v", from, err, r)
 		}
+	}
+}
+
+// An air-gapped mirror on disk: LOAMS_RELEASES_URL=file:///…/
+func TestInstallFromFileMirror(t *testing.T) {
+	t.Parallel()
+	rel := testrelease.Serve(t, testrelease.Options{})
+	dir := t.TempDir()
+	for name, data := range rel.Files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := newInstaller(t, nil, rel.PublicKey)
+	w.in.Getenv = func(k string) string {
+		if k == "LOAMS_RELEASES_URL" {
+			return "file://" + dir + "/"
+		}
+		return ""
+	}
+	if r, err := w.in.Install(context.Background(), serverbin.InstallOptions{}); err != nil || r.Version != "0.3.0" || !r.Signed {
+		t.Fatalf("%v %+v", err, r)
 	}
 }

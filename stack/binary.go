@@ -91,3 +91,35 @@ func (s *Spec) identify(d *Description) {
 	b := buildinfo.Get()
 	d.Compatibility = serverbin.Skew(b.Version, d.ServerVersion, b.IsDev())
 }
+
+// UseCurrentServer moves a stack to the server discovery finds now (the
+// one `loams server install` marked current, or whatever comes first):
+// `stack restart --upgrade`. Stacks otherwise keep the binary recorded in
+// stack.toml, so installing a server never changes a running stack.
+func (sv *Supervisor) UseCurrentServer(ctx context.Context, name string) (*Spec, error) {
+	s, err := Load(sv.Home, name)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := lockFile(s.LockPath())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	bin, err := Locate(sv.Home, "", sv.ProfileServer, sv.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := Probe(ctx, sv.Home, bin)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range s.engines() {
+		if !srv.Available(e) {
+			return nil, errs.New(errs.FeatureNotInServer, "keep the stack on its server (restart without --upgrade), or recreate it without "+e.Name,
+				"%s has no %s flag, which stack %q needs for %s", bin, e.Listeners[0].Flag, name, e.Name).With("engine", e.Name)
+		}
+	}
+	s.ServerBinary, s.ServerVersion = bin, srv.Version
+	return s, s.save()
+}

@@ -13,8 +13,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -56,14 +54,13 @@ type Options struct {
 	SignWithOtherKey bool
 }
 
-// StandIn is the stand-in server built to say `loams <version>`.
+// StandIn is a server that says `loams <version>`: a tiny script that
+// runs the stand-in with that version. A script rather than the stand-in
+// itself because xz-compressing a Go binary takes seconds per archive.
 func StandIn(t testing.TB, version string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(testbin.Build(t, "./internal/testserver", "-s -w -X main.version="+version))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	bin := testbin.Build(t, "./internal/testserver")
+	return []byte("#!/bin/sh\nTESTSERVER_VERSION='loams " + version + "' exec '" + bin + "' \"$@\"\n")
 }
 
 // Archive packs entries as a .tar.xz.
@@ -101,24 +98,6 @@ func Archive(t testing.TB, entries []Entry) []byte {
 	return buf.Bytes()
 }
 
-// archives caches the default archive per version: compressing the
-// stand-in with xz takes seconds, and most tests need the same one.
-var (
-	archivesMu sync.Mutex
-	archives   = map[string][]byte{}
-)
-
-func standInArchive(t testing.TB, version string) []byte {
-	archivesMu.Lock()
-	defer archivesMu.Unlock()
-	if a, ok := archives[version]; ok {
-		return a
-	}
-	a := Archive(t, []Entry{{Name: "loams", Body: StandIn(t, version)}, {Name: "LICENSE", Body: []byte("fixture\n")}})
-	archives[version] = a
-	return a
-}
-
 // Serve builds and serves a release for this platform.
 func Serve(t testing.TB, o Options) *Release {
 	t.Helper()
@@ -130,12 +109,10 @@ func Serve(t testing.TB, o Options) *Release {
 	}
 	target := serverbin.Target("", "")
 	name := "loams-" + o.Variant + "-" + target + ".tar.xz"
-	var archive []byte
 	if o.Entries == nil {
-		archive = standInArchive(t, o.Version)
-	} else {
-		archive = Archive(t, o.Entries)
+		o.Entries = []Entry{{Name: "loams", Body: StandIn(t, o.Version)}, {Name: "LICENSE", Body: []byte("fixture\n")}}
 	}
+	archive := Archive(t, o.Entries)
 	sum := sha256.Sum256(archive)
 	m := serverbin.Manifest{Schema: 1, Version: o.Version, Channel: "stable", PublishedAt: "2026-12-01T00:00:00Z", OutputSchema: 1,
 		DocsVersion: o.Version, Artifacts: []serverbin.Artifact{

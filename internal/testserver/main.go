@@ -21,11 +21,17 @@
 // -ldflags "-X main.variant=packaged -X main.version=1.2.3".
 //
 // It writes its argv to <data-dir>/argv.json so tests can parse it back.
+//
+// Unlike the real server, it exits when its stdin is a pipe that closes:
+// a test that runs it through `loams dev` and then kills the CLI (or
+// ends) must not leave a server behind, holding ports and whatever file
+// descriptors it inherited. Stacks give it /dev/null, which is not a pipe.
 package main
 
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -120,8 +126,11 @@ func run(args []string) int {
 		}
 		if addr, ok := given[l.flag]; ok {
 			binds[l.flag] = addr
-		} else if l.def != "" && !offs[l.off] {
-			binds[l.flag] = l.def // like the real server: on by default
+		} else if l.def != "" && !offs[l.off] && given["--data-dir"] != "" {
+			// Like the real server: on by default. Only when started as a
+			// stack's server (with --data-dir): a bare `loams dev` in a test
+			// must not take 8080 or 6333 from another test's first stack.
+			binds[l.flag] = l.def
 		}
 	}
 	return b.serve(binds, versionLine)
@@ -173,6 +182,7 @@ func (b build) serve(binds map[string]string, versionLine string) int {
 		fmt.Printf(l.log+"\n", addr)
 	}
 	sigs := make(chan os.Signal, 1)
+	go exitWithStdinPipe(sigs)
 	if os.Getenv("TESTSERVER_IGNORE_TERM") != "" {
 		signal.Ignore(syscall.SIGTERM)
 		signal.Notify(sigs, os.Interrupt)
@@ -182,6 +192,17 @@ func (b build) serve(binds map[string]string, versionLine string) int {
 	<-sigs
 	fmt.Println("loams stand-in shutting down")
 	return 0
+}
+
+// exitWithStdinPipe stops the server when stdin is a pipe and its writer
+// is gone (the process that started it has ended).
+func exitWithStdinPipe(stop chan<- os.Signal) {
+	fi, err := os.Stdin.Stat()
+	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		return
+	}
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	stop <- syscall.SIGTERM
 }
 
 func envOr(k, def string) string {
