@@ -38,7 +38,7 @@ func newServerCmd(f *Factory, name, usage string) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runForeground(f, append([]string{bin, name}, cmd.Args().Slice()...), append(os.Environ(), serverbin.PassthroughMarker+"=1"))
+			return runForeground(f, append([]string{bin, name}, cmd.Args().Slice()...), append(os.Environ(), serverbin.PassthroughMarker+"="+bin))
 		},
 	}
 }

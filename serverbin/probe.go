@@ -28,7 +28,7 @@ const ProbeTimeout = 5 * time.Second
 // starts to ask a candidate binary something. A loams CLI that finds it
 // set refuses to forward `dev|standalone|cluster` again, so probing a
 // copy of the CLI can never start a chain of CLIs.
-const PassthroughMarker = "LOAMS_CLI_PASSTHROUGH"
+const PassthroughMarker = "LOAMS_SERVER_PASSTHROUGH"
 
 // Binary is a probed candidate: what its `dev --help` and `--version` said.
 type Binary struct {
@@ -133,7 +133,7 @@ func run(ctx context.Context, path string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Env = append(ProbeEnv(os.Environ()), PassthroughMarker+"=1")
+	cmd.Env = append(ProbeEnv(os.Environ()), PassthroughMarker+"="+path)
 	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
 	if ctx.Err() != nil {
