@@ -39,7 +39,17 @@ type checker func(ctx context.Context, env *doctorEnv) []doctorCheck
 // part (the endpoint of a remote profile, endpoints.md) is adding a
 // checker here.
 func doctorCheckers() []checker {
-	return []checker{checkServerUsed, checkOtherServers, checkLoamsHome, checkStacks, checkSecretStore, checkAgentEntries}
+	return []checker{checkServerUsed, checkOtherServers, checkLoamsHome, checkStacks, checkSecretStore, checkAgentEntries, checkEndpoint}
+}
+
+// checkEndpoint is the profile's remote endpoint, when it has one
+// (doctor_endpoint.go): reachable, TLS, key accepted, skew.
+func checkEndpoint(ctx context.Context, env *doctorEnv) []doctorCheck {
+	var out []doctorCheck
+	for _, c := range endpointChecks(ctx, env.f) {
+		out = append(out, doctorCheck{Name: c.Name, Status: c.Status, Message: c.Message, Fix: c.Fix})
+	}
+	return out
 }
 
 func newDoctorCmd(f *Factory) *cli.Command {

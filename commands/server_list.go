@@ -52,10 +52,3 @@ func runServerList(ctx context.Context, f *Factory) error {
 	}
 	return err
 }
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}

@@ -82,12 +82,20 @@ func run(args []string) int {
 		return 0
 	}
 	given, offs := map[string]string{}, map[string]bool{}
+	var tlsF tlsFiles
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case !b.has(a):
 			fmt.Fprintf(os.Stderr, "error: unexpected argument '%s' found\n", a)
 			return 2
+		case (a == "--tls-cert" || a == "--tls-key") && i+1 < len(args):
+			i++
+			if a == "--tls-cert" {
+				tlsF.cert = args[i]
+			} else {
+				tlsF.key = args[i]
+			}
 		case strings.HasPrefix(a, "--no-"):
 			offs[a] = true
 		case takesValue(a):
@@ -133,7 +141,7 @@ func run(args []string) int {
 			binds[l.flag] = l.def
 		}
 	}
-	return b.serve(binds, versionLine)
+	return b.serve(binds, versionLine, tlsF)
 }
 
 func takesValue(flag string) bool {
@@ -148,7 +156,7 @@ func takesValue(flag string) bool {
 	return false
 }
 
-func (b build) serve(binds map[string]string, versionLine string) int {
+func (b build) serve(binds map[string]string, versionLine string, tlsF tlsFiles) int {
 	started := time.Now()
 	delay, _ := time.ParseDuration(os.Getenv("TESTSERVER_READY_DELAY"))
 	var flap atomic.Bool
@@ -167,7 +175,7 @@ func (b build) serve(binds map[string]string, versionLine string) int {
 		}
 		w.WriteHeader(http.StatusOK)
 	})
-	mux.HandleFunc("/loams.instance.v1.InstanceService/GetInstance", b.getInstance(versionLine))
+	instanceRoutes(mux, b.getInstance(versionLine))
 	for _, l := range listeners {
 		addr, ok := binds[l.flag]
 		if !ok {
@@ -178,8 +186,14 @@ func (b build) serve(binds map[string]string, versionLine string) int {
 			fmt.Fprintf(os.Stderr, "loams: binding %s %s: %v\n", l.flag, addr, err)
 			return 1
 		}
-		go func() { _ = http.Serve(ln, mux) }()
-		fmt.Printf(l.log+"\n", addr)
+		msg := l.log
+		if l.flag == "--listen" && tlsF.cert != "" {
+			go func() { _ = http.ServeTLS(ln, guard(mux), tlsF.cert, tlsF.key) }()
+			msg = strings.Replace(msg, "http://", "https://", 1)
+		} else {
+			go func() { _ = http.Serve(ln, guard(mux)) }()
+		}
+		fmt.Printf(msg+"\n", ln.Addr()) // the bound address: tests may pass port 0
 	}
 	sigs := make(chan os.Signal, 1)
 	go exitWithStdinPipe(sigs)
