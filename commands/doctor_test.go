@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"loams.dev/cli/internal/testbin"
 )
@@ -53,7 +54,13 @@ func TestDoctor(t *testing.T) {
 	desc, _, _ := run(t, env, cli, "stack", "describe", "--name", "dev", "-o", "json")
 	if p, err := os.FindProcess(pidOf(t, desc)); err == nil {
 		_ = p.Kill()
-		_, _ = p.Wait()
+	}
+	// The kill is asynchronous (and init reaps the orphan): wait until
+	// loams itself sees the stack crashed.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if out, _, _ := run(t, env, cli, "stack", "describe", "--name", "dev", "-o", "json"); strings.Contains(out, `"crashed"`) {
+			break
+		}
 	}
 	out, errOut, code = run(t, env, cli, "doctor", "-o", "json")
 	d = doctorJSON{}
