@@ -195,7 +195,7 @@ func (f *Finder) explicitError(c Candidate) error {
 // NotFound is server_binary_not_found with the one-line way forward.
 func NotFound() *errs.Error {
 	return errs.New(errs.ServerBinaryNotFound,
-		"run `loams server install` (or install the server's .deb/.rpm package, or `cargo install --path crates/loams`); `loams server list` shows where loams looked",
+		"run `loams server install` (or install the server's .deb/.rpm package, or build it from source with cargo); `loams server list` shows where loams looked",
 		"no Loams server binary found")
 }
 

@@ -114,7 +114,7 @@ func (in *Installer) Install(ctx context.Context, o InstallOptions) (*Receipt, e
 	}
 	target := Target(in.GOOS, in.GOARCH)
 	if target == "" {
-		return nil, errs.New(errs.PlatformUnsupported, "build the server from source (`cargo install --path crates/loams`) and point LOAMS_SERVER_BINARY at it",
+		return nil, errs.New(errs.PlatformUnsupported, "build the server from its source with cargo (`loams docs search \"get the loams server\"`) and point LOAMS_SERVER_BINARY at it",
 			"the Loams server is not released for %s/%s", in.GOOS, in.GOARCH)
 	}
 	a, err := m.Pick(o.Variant, target)
