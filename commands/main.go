@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"strings"
@@ -77,10 +76,7 @@ func renderError(f *Factory, args []string, e *errs.Error) {
 		output.WriteJSON(f.IO.ErrOut, map[string]any{"error": e.Object()})
 		return
 	}
-	fmt.Fprintf(f.IO.ErrOut, "error: %s\n", e.Message)
-	if e.Hint != "" {
-		fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", e.Hint)
-	}
+	output.WriteErrorText(f.IO.ErrOut, e)
 }
 
 // jsonRequested answers even when flag parsing failed before the root's

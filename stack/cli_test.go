@@ -172,3 +172,37 @@ func TestParallelCreatesGetDistinctPorts(t *testing.T) {
 		}
 	}
 }
+
+// A crash at start in table mode prints the log tail its hint points to
+// (JSON has it in details.log_tail).
+func TestCrashAtStartShowsLogTail(t *testing.T) {
+	t.Parallel()
+	h := newCLIHome(t)
+	h.env = append(h.env, "TESTSERVER_CRASH=metastore is corrupt")
+	r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase()), "--engines", "native")
+	if r.code != 7 || !strings.Contains(r.stderr, "log tail below") || !strings.Contains(r.stderr, "  loams: metastore is corrupt\n") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant the hint and the log tail below it", r.code, r.stderr)
+	}
+}
+
+// Deleting a stack that is already gone succeeds, like stopping a stopped
+// one: a script that deletes twice, or after a crash, is not an error.
+func TestDeleteIsIdempotent(t *testing.T) {
+	t.Parallel()
+	h := newCLIHome(t)
+	if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase()), "--no-start"); r.code != 0 {
+		t.Fatalf("create: %d %s", r.code, r.stderr)
+	}
+	if r := h.run(t, "stack", "delete", "--name", "dev", "--yes", "-o", "json"); r.code != 0 || !strings.Contains(r.stdout, `"deleted": true`) {
+		t.Fatalf("delete: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	for _, args := range [][]string{{"--yes"}, {}} {
+		r := h.run(t, append([]string{"stack", "delete", "--name", "dev", "-o", "json"}, args...)...)
+		if r.code != 0 || !strings.Contains(r.stdout, `"already_gone": true`) {
+			t.Errorf("delete again %v: exit %d %s %s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := h.run(t, "stack", "delete", "--name", "Bad_Name", "--yes"); r.code != 2 {
+		t.Errorf("an invalid name is still usage: %d", r.code)
+	}
+}

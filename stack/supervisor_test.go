@@ -23,11 +23,8 @@ import (
 	"loams.dev/cli/stack"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+// TestMain fails the run when a process a test started outlives it.
+func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
 
 // nextBase hands each test its own port block, so parallel tests never
 // race for the same ports (the allocator itself is tested separately).

@@ -131,6 +131,12 @@ func serve(listens map[string]string) int {
 		go func() { _ = http.Serve(l, mux) }()
 		fmt.Printf(listenFlags[flag]+"\n", addr)
 	}
+	// When /ready turns 200, for benchmarks of how late the CLI notices.
+	readyFrom := started.Add(delay)
+	if now := time.Now(); now.After(readyFrom) {
+		readyFrom = now
+	}
+	fmt.Printf("loams stand-in ready from %s\n", readyFrom.Format(time.RFC3339Nano))
 	sigs := make(chan os.Signal, 1)
 	if os.Getenv("TESTSERVER_IGNORE_TERM") != "" {
 		signal.Ignore(syscall.SIGTERM)
