@@ -102,7 +102,10 @@ func TestCanaryNeverLeaks(t *testing.T) {
 	for _, leaf := range leaves(NewRoot(&Factory{IO: ios, Getenv: func(string) string { return "" }}), nil) {
 		path, c := leaf.path, leaf.cmd
 		bare := path
-		if c.SkipFlagParsing { // the pass-through: bare, the server would start on its default ports and serve until killed
+		if c.SkipFlagParsing {
+			// The pass-through (loams dev|standalone|cluster) runs the server:
+			// bare, it would serve on its default ports until killed, so it
+			// is asked for --help (its output is scanned all the same).
 			bare = append(append([]string{}, path...), "--help")
 		}
 		seen.WriteString(run("", append([]string{"--output", "json"}, bare...)...))
