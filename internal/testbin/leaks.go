@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -31,7 +30,9 @@ func Main(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "FAIL: %d process(es) started by these tests outlived them (killed now):\n", len(leaked))
 		for _, l := range leaked {
 			fmt.Fprintf(os.Stderr, "  pid %d: %s\n", l.pid, l.cmd)
-			_ = syscall.Kill(l.pid, syscall.SIGKILL)
+			if p, err := os.FindProcess(l.pid); err == nil {
+				_ = p.Kill()
+			}
 		}
 		return 1
 	}
