@@ -5,9 +5,12 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/iostreams"
@@ -38,7 +41,7 @@ func Main() int {
 // interrupted, when closed, turns a failure into `interrupted` (exit 130).
 func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan struct{}) int {
 	root := NewRoot(f)
-	err := root.Run(ctx, versionFlagAsCommand(args))
+	err := root.Run(ctx, versionFlagAsCommand(root, args))
 	if err == nil {
 		return 0
 	}
@@ -105,7 +108,7 @@ func jsonRequested(f *Factory, args []string) bool {
 // versionFlagAsCommand turns `loams --version` (and -V), which people type
 // from habit, into `loams version`. Only when no command follows: a
 // subcommand's own --version (server install) keeps its meaning.
-func versionFlagAsCommand(args []string) []string {
+func versionFlagAsCommand(root *cli.Command, args []string) []string {
 	at := -1
 	for i := 1; i < len(args); i++ {
 		switch a := args[i]; {
@@ -114,9 +117,9 @@ func versionFlagAsCommand(args []string) []string {
 		case a == "--":
 			return args
 		case !strings.HasPrefix(a, "-"):
-			// A command (or a global flag's value, which only matters if
-			// it is followed by nothing else: `-o json --version`).
-			if i > 1 && globalTakesValue(args[i-1]) {
+			// A command, or the value of a global flag before it
+			// (`-o json --version`).
+			if i > 1 && globalTakesValue(root, args[i-1]) {
 				continue
 			}
 			return args
@@ -129,12 +132,19 @@ func versionFlagAsCommand(args []string) []string {
 	return append(out, "version")
 }
 
-// globalTakesValue reports whether a root flag spelled a consumes the next
-// argument as its value.
-func globalTakesValue(a string) bool {
-	switch strings.TrimLeft(a, "-") {
-	case "output", "o", "profile", "color":
-		return !strings.Contains(a, "=")
+// globalTakesValue reports whether a, a root flag, consumes the next
+// argument as its value (every root flag but the booleans, unless given
+// as --flag=value).
+func globalTakesValue(root *cli.Command, a string) bool {
+	if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
+		return false
+	}
+	name := strings.TrimLeft(a, "-")
+	for _, fl := range root.Flags {
+		if slices.Contains(fl.Names(), name) {
+			_, isBool := fl.(*cli.BoolFlag)
+			return !isBool
+		}
 	}
 	return false
 }

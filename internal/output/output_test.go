@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"loams.dev/cli/internal/errs"
 )
 
 var view = View{
@@ -116,18 +114,17 @@ func stripANSI(s string) string {
 	return b.String()
 }
 
-// A crash at start in table mode shows the log tail its hint points to.
-func TestErrorTextShowsLogTail(t *testing.T) {
+// In text mode TextRows win over Rows and Raw: the machine record, not the
+// table's cells or the sentence.
+func TestTextRowsInTextMode(t *testing.T) {
+	v := View{Rows: [][]string{{"started", "2026-12-03 12:00:00Z"}}, Raw: "loams 1.0 (abc)\n",
+		TextRows: [][]string{{"started_at", "2026-12-03T12:00:00Z"}}}
 	var b strings.Builder
-	e := errs.New(errs.ServerError, "read the log tail below", "the server exited").With("log_tail", []string{"loams: metastore is corrupt", "bye"})
-	WriteErrorText(&b, e)
-	want := "error: the server exited\nhint: read the log tail below\nlast 2 lines of the server log:\n  loams: metastore is corrupt\n  bye\n"
-	if b.String() != want {
-		t.Errorf("got %q, want %q", b.String(), want)
+	if err := NewPrinter(Text, &b, false).Print(v); err != nil || b.String() != "started_at\t2026-12-03T12:00:00Z\n" {
+		t.Fatalf("text: %q %v", b.String(), err)
 	}
 	b.Reset()
-	WriteErrorText(&b, errs.New(errs.Usage, "", "bad"))
-	if b.String() != "error: bad\n" {
-		t.Errorf("no hint, no tail: %q", b.String())
+	if err := NewPrinter(Table, &b, false).Print(v); err != nil || b.String() != "loams 1.0 (abc)\n" {
+		t.Fatalf("table: %q %v", b.String(), err)
 	}
 }
