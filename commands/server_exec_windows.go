@@ -21,7 +21,7 @@ func execServer(f *Factory, argv, env []string) error {
 	c.Stdin, c.Stdout, c.Stderr = f.IO.In, f.IO.Out, f.IO.ErrOut
 	c.Env = env
 	if err := c.Start(); err != nil {
-		return errs.New(errs.ServerError, "check the server binary's path and permissions (`loams server list`)", "running %s: %v", argv[0], err).Wrap(err)
+		return errs.New(errs.ServerError, "check the server binary's path and permissions, or point LOAMS_SERVER_BINARY at the Loams server", "running %s: %v", argv[0], err).Wrap(err)
 	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)

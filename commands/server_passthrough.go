@@ -28,7 +28,7 @@ func newServerCmd(f *Factory, name, usage string) *cli.Command {
 		SkipFlagParsing: true,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if via := f.Getenv(passthroughMarker); via != "" {
-				return errs.New(errs.Usage, "point LOAMS_SERVER_BINARY or the profile's server_binary at the Loams server, not at this CLI (`loams server list` shows the candidates)",
+				return errs.New(errs.Usage, "point LOAMS_SERVER_BINARY or the profile's server_binary at the Loams server, not at this CLI",
 					"`loams %s` was started by `loams %s` itself: %s is this CLI, not the Loams server", name, name, via).With("server_binary", via)
 			}
 			h, err := f.Home()

@@ -37,7 +37,7 @@ func holderOf(port int) holder {
 			}
 		}
 	}
-	return holder{Unknown: "the process holding it belongs to another user"}
+	return holder{Unknown: "loams could not tell which process holds it: it may belong to another user, or have just exited"}
 }
 
 // listeningInodes adds the inodes of sockets listening (state 0A) on port.
