@@ -41,9 +41,10 @@ func sigkill(pid int) error { return signalGroup(pid, syscall.SIGKILL) }
 
 // lockFile takes an exclusive advisory lock; closing the file releases it,
 // and so does the process dying, so a killed CLI never leaves it held.
-// It waits for a held lock only as long as ctx lives (a cancelled MCP
-// request must not come back minutes later holding it), polling a
-// non-blocking flock: a blocked flock cannot be interrupted.
+// Waiting for it ends with ctx: a cancelled start (an agent's
+// notifications/cancelled, a SIGTERM to mcp serve) must not take the lock
+// minutes later and carry on as if still wanted. It polls a non-blocking
+// flock, as a blocked flock cannot be interrupted.
 func lockFile(ctx context.Context, path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
