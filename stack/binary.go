@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/buildinfo"
-
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/serverbin"
@@ -101,7 +100,7 @@ func (sv *Supervisor) UseCurrentServer(ctx context.Context, name string) (*Spec,
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := lockFile(s.LockPath())
+	unlock, err := lockFile(ctx, s.LockPath())
 	if err != nil {
 		return nil, err
 	}

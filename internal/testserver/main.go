@@ -8,6 +8,7 @@
 //
 //	TESTSERVER_READY_DELAY=2s    /ready answers 503 for this long
 //	TESTSERVER_CRASH=message     print "loams: message" to stderr and exit 1 at start
+//	TESTSERVER_PRINT_KEY=1       print LOAMS_API_KEY's value to stderr first (redaction tests)
 //	TESTSERVER_IGNORE_TERM=1     ignore SIGTERM (only SIGKILL stops it)
 //	TESTSERVER_NO_FLAGS=a,b      leave --a, --b out of `dev --help` and refuse them
 //	TESTSERVER_FLAP=1            /ready alternates between 200 and 503
@@ -118,6 +119,9 @@ func run(args []string) int {
 	if d := given["--graph-data-dir"]; d != "" {
 		_ = os.MkdirAll(d, 0o700)
 	}
+	if os.Getenv("TESTSERVER_PRINT_KEY") != "" {
+		fmt.Fprintln(os.Stderr, "loams: config: api key "+os.Getenv("LOAMS_API_KEY"))
+	}
 	if msg := os.Getenv("TESTSERVER_CRASH"); msg != "" {
 		fmt.Fprintln(os.Stderr, "loams: "+msg)
 		return 1
@@ -195,6 +199,12 @@ func (b build) serve(binds map[string]string, versionLine string, tlsF tlsFiles)
 		}
 		fmt.Printf(msg+"\n", ln.Addr()) // the bound address: tests may pass port 0
 	}
+	// When /ready turns 200, for benchmarks of how late the CLI notices.
+	readyFrom := started.Add(delay)
+	if now := time.Now(); now.After(readyFrom) {
+		readyFrom = now
+	}
+	fmt.Printf("loams stand-in ready from %s\n", readyFrom.Format(time.RFC3339Nano))
 	sigs := make(chan os.Signal, 1)
 	go exitWithStdinPipe(sigs)
 	if os.Getenv("TESTSERVER_IGNORE_TERM") != "" {
