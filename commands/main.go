@@ -58,6 +58,12 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 		default:
 		}
 	}
+	if r, ok := err.(*reportedFailure); ok { // doctor: the report is the output
+		if !jsonRequested(f, args) {
+			fmt.Fprintf(f.IO.ErrOut, "error: %s\nhint: %s\n", r.message, r.hint)
+		}
+		return r.exit
+	}
 	e := classify(err)
 	renderError(f, args, e)
 	return e.ExitCode()
@@ -91,11 +97,7 @@ func renderError(f *Factory, args []string, e *errs.Error) {
 		output.WriteJSON(f.IO.ErrOut, map[string]any{"error": e.Object()})
 		return
 	}
-	w := redact.Writer{W: f.IO.ErrOut}
-	fmt.Fprintf(w, "error: %s\n", e.Message)
-	if e.Hint != "" {
-		fmt.Fprintf(w, "hint: %s\n", e.Hint)
-	}
+	output.WriteErrorText(redact.Writer{W: f.IO.ErrOut}, e)
 }
 
 // jsonRequested answers even when flag parsing failed before the root's

@@ -65,8 +65,14 @@ func apply(steps []step) error {
 	return nil
 }
 
-// writeError reports a failed write by what the user can do about it.
+// writeError reports a failed write by what the user can do about it,
+// keeping the code safefile gave it (disk_full, forbidden) and saying that
+// nothing was written.
 func writeError(path string, err error) *errs.Error {
+	var coded *errs.Error
+	if errors.As(err, &coded) {
+		return errs.New(coded.Code, coded.Hint, "%s; nothing was written", coded.Message).With("path", path).Wrap(err)
+	}
 	if errors.Is(err, syscall.ENOSPC) {
 		return errs.New(errs.DiskFull, "free some space on the disk that holds "+path+" and run the command again",
 			"cannot write %s: the disk is full; nothing was written", path).With("path", path).Wrap(err)

@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"loams.dev/cli/internal/errs"
 )
 
 // ErrReadOnly is the cause when the file exists without its owner's write
@@ -136,7 +138,7 @@ func CheckWritable(real string) error {
 func Write(path string, data []byte, perm os.FileMode) error {
 	real, err := Resolve(path)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	return write(path, real, data, perm)
 }
@@ -146,19 +148,19 @@ func Write(path string, data []byte, perm os.FileMode) error {
 func WriteInside(root, path string, data []byte, perm os.FileMode) error {
 	real, err := ResolveInside(root, path)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	return write(path, real, data, perm)
 }
 
 func write(path, real string, data []byte, perm os.FileMode) error {
 	if err := CheckWritable(real); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	dir := filepath.Dir(real)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(real)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	tmpName := tmp.Name()
 	ok := false
@@ -169,23 +171,38 @@ func write(path, real string, data []byte, perm os.FileMode) error {
 		}
 	}()
 	if err := tmp.Chmod(perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	if err := os.Rename(tmpName, real); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	ok = true
 	syncDir(dir)
 	return nil
+}
+
+// fail names the target, not the temp file, and classifies a full disk
+// or a denied write (errs.FromOS) so callers report them with the path. A
+// read-only file says so, with the chmod that allows the write.
+func fail(path string, err error) error {
+	if errors.Is(err, ErrReadOnly) {
+		return errs.New(errs.Forbidden, fmt.Sprintf("run `chmod u+w %s` if loams may change it", path),
+			"%s is read-only (mode %04o); loams does not replace it", path, Mode(path, 0)).With("path", path).Wrap(err)
+	}
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		err = &fs.PathError{Op: "write", Path: path, Err: err}
+	}
+	return errs.FromOS(err)
 }
 
 // syncDir makes the rename durable; some filesystems refuse it, which is harmless.
