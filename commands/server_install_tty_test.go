@@ -35,7 +35,7 @@ func TestServerInstallAsksAtATerminal(t *testing.T) {
 	question := "Download the Loams server from " + rel.URL + rel.Manifest.Artifacts[0].URL + " (" + sizeText(size) + ")? [y/N]"
 
 	_, errOut, code := ttyRun(t, env, "", "server", "install")
-	if code != 9 || !strings.Contains(errOut, "run `loams server install --allow-unsigned`") {
+	if code != 9 || !strings.Contains(errOut, "pass --allow-unsigned") {
 		t.Fatalf("no key and no --allow-unsigned: exit %d %s", code, errOut)
 	}
 	_, errOut, code = ttyRun(t, env, "n\n", "server", "install", "--allow-unsigned")
