@@ -35,6 +35,9 @@ type initJSON struct {
 // installed, an empty LOAMS_HOME and the stand-in server.
 func initWorld(t *testing.T) (env []string, homeDir, proj string) {
 	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH: init's .gitignore step needs a real repository")
+	}
 	homeDir, proj = t.TempDir(), t.TempDir()
 	if err := os.MkdirAll(filepath.Join(homeDir, ".cursor"), 0o755); err != nil {
 		t.Fatal(err)

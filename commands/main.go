@@ -39,7 +39,7 @@ func Main() int {
 // interrupted, when closed, turns a failure into `interrupted` (exit 130).
 func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan struct{}) int {
 	root := NewRoot(f)
-	err := root.Run(ctx, args)
+	err := root.Run(ctx, versionFlagAsCommand(args))
 	if err == nil {
 		return 0
 	}
@@ -104,4 +104,41 @@ func jsonRequested(f *Factory, args []string) bool {
 		}
 	}
 	return format == string(output.JSON)
+}
+
+// versionFlagAsCommand turns `loams --version` (and -V), which people type
+// from habit, into `loams version`. Only when no command follows: a
+// subcommand's own --version (server install) keeps its meaning.
+func versionFlagAsCommand(args []string) []string {
+	at := -1
+	for i := 1; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--version" || a == "-version" || a == "-V":
+			at = i
+		case a == "--":
+			return args
+		case !strings.HasPrefix(a, "-"):
+			// A command (or a global flag's value, which only matters if
+			// it is followed by nothing else: `-o json --version`).
+			if i > 1 && globalTakesValue(args[i-1]) {
+				continue
+			}
+			return args
+		}
+	}
+	if at < 0 {
+		return args
+	}
+	out := append(append([]string{}, args[:at]...), args[at+1:]...)
+	return append(out, "version")
+}
+
+// globalTakesValue reports whether a root flag spelled a consumes the next
+// argument as its value.
+func globalTakesValue(a string) bool {
+	switch strings.TrimLeft(a, "-") {
+	case "output", "o", "profile", "color":
+		return !strings.Contains(a, "=")
+	}
+	return false
 }

@@ -131,8 +131,16 @@ func usageError(c *cli.Command, err error) error {
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
 		name = strings.TrimLeft(name, "-")
 		msg = "unknown flag --" + name
-		if s := suggest(name, flagNames(c)); s != "" {
+		if s := suggestFlag(name, flagNames(c)); s != "" {
 			hint = fmt.Sprintf("did you mean --%s? run `%s --help`", s, c.FullName())
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "Required flag "); ok {
+		name = strings.Trim(strings.TrimSuffix(name, " not set"), `"`)
+		msg = fmt.Sprintf("%s needs --%s", c.FullName(), name)
+		if c.ArgsUsage == "[NAME]" && name == "name" {
+			msg = c.FullName() + " needs a stack name"
+			hint = fmt.Sprintf("run `%s NAME` (or --name NAME); `loams stack list` shows the stacks", c.FullName())
 		}
 	}
 	return errs.New(errs.Usage, hint, "%s", msg).Wrap(err)

@@ -1,25 +1,75 @@
 package commands
 
-import "github.com/urfave/cli/v3"
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/internal/errs"
+)
 
 func newStackCmd(f *Factory) *cli.Command {
-	return &cli.Command{
+	c := &cli.Command{
 		Name:  "stack",
 		Usage: "Create, start, stop and inspect local Loams stacks",
-		Description: describe("A stack is one local Loams server process with its own ports, data and API key.",
-			"loams stack create --name dev", "loams stack describe --name dev", "loams stack stop --name dev"),
+		Description: describe("A stack is one local Loams server process with its own ports, data and API key.\n"+
+			"Name it positionally or with --name (alias --stack).",
+			"loams stack create dev", "loams stack describe dev", "loams stack stop --name dev"),
 		Commands: []*cli.Command{
 			newStackCreateCmd(f), newStackDescribeCmd(f), newStackListCmd(f), newStackStartCmd(f), newStackStopCmd(f),
 			newStackRestartCmd(f), newStackRunCmd(f), newStackLogsCmd(f), newStackDeleteCmd(f),
 		},
 	}
+	for _, sub := range c.Commands {
+		if hasFlag(sub, "name") {
+			sub.ArgsUsage = "[NAME]"
+			sub.Before = positionalStackName
+		}
+	}
+	return c
 }
 
-// nameFlag is --name; required only where the spec says so.
+// nameFlag is --name, with --stack as an alias because every other verb
+// calls the stack --stack; required only where the spec says so (the
+// positional NAME satisfies it: see positionalStackName).
 func nameFlag(dst *string, required bool) *cli.StringFlag {
-	usage := "stack name (default: the profile's default_stack)"
+	usage := "stack name, or give it as the first argument (default: the profile's default_stack)"
 	if required {
-		usage = "stack name"
+		usage = "stack name, or give it as the first argument"
 	}
-	return &cli.StringFlag{Name: "name", Usage: usage, Destination: dst, Required: required}
+	return &cli.StringFlag{Name: "name", Aliases: []string{"stack"}, Usage: usage, Destination: dst, Required: required}
+}
+
+// positionalStackName lets a stack verb take its stack as an argument
+// (`loams stack start dev`, as gh and docker users type). It runs before
+// urfave checks required flags, so the argument satisfies a required --name.
+func positionalStackName(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+	args := cmd.Args().Slice()
+	switch {
+	case len(args) > 1:
+		return ctx, errs.New(errs.Usage, fmt.Sprintf("run `%s NAME`, one stack at a time", cmd.FullName()),
+			"%s takes one stack name, got %d arguments: %s", cmd.FullName(), len(args), strings.Join(args, " "))
+	case len(args) == 1:
+		if cmd.IsSet("name") && cmd.String("name") != args[0] {
+			return ctx, errs.New(errs.Usage, fmt.Sprintf("give the stack once: `%s %s`", cmd.FullName(), args[0]),
+				"two stack names: %q as an argument and %q as --name/--stack", args[0], cmd.String("name"))
+		}
+		if err := cmd.Set("name", args[0]); err != nil {
+			return ctx, err
+		}
+	}
+	return ctx, nil
+}
+
+func hasFlag(c *cli.Command, name string) bool {
+	for _, fl := range c.Flags {
+		for _, n := range fl.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,5 +1,41 @@
 package commands
 
+// suggestFlag names the flag someone meant by an unknown one: first a
+// synonym people bring from other tools or other loams verbs (`--tail` is
+// our `--lines`; `--name` on most verbs is `--stack`, and the other way
+// round), then the closest spelling. Only flags of the command are offered.
+func suggestFlag(typed string, flags []string) string {
+	for _, syn := range flagSynonyms(typed) {
+		for _, fl := range flags {
+			if fl == syn {
+				return fl
+			}
+		}
+	}
+	return suggest(typed, flags)
+}
+
+// flagSynonyms maps a flag spelled as other tools spell it to ours.
+func flagSynonyms(typed string) []string {
+	switch typed {
+	case "tail", "n", "lines":
+		return []string{"lines"}
+	case "name":
+		return []string{"stack"}
+	case "stack":
+		return []string{"name"}
+	case "format":
+		return []string{"output"}
+	case "json":
+		return []string{"output"}
+	case "force":
+		return []string{"yes"}
+	case "dir", "cwd", "project":
+		return []string{"project-dir"}
+	}
+	return nil
+}
+
 // suggest returns the candidate closest to s by edit distance, when it is
 // close enough to be a plausible typo; "" otherwise.
 func suggest(s string, candidates []string) string {
