@@ -79,7 +79,7 @@ func walk(fsys fs.FS) ([]Section, []Snippet, error) {
 	var sections []Section
 	var snippets []Snippet
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || !indexed(p) {
 			return err
 		}
 		data, err := fs.ReadFile(fsys, p)
@@ -100,6 +100,9 @@ func walk(fsys fs.FS) ([]Section, []Snippet, error) {
 	})
 	return sections, snippets, err
 }
+
+// indexed reports whether the index reads a file: snippets and Markdown.
+func indexed(p string) bool { return strings.HasPrefix(p, "snippets/") || strings.HasSuffix(p, ".md") }
 
 // Enums are the engines, languages and tasks that have snippets, for the
 // get_sdk_snippet schema. They come from file names alone, so listing the

@@ -143,13 +143,15 @@ func decode(data string) (*Index, map[string]Snippet, error) {
 	return ix, snippets, nil
 }
 
-// fingerprint names the files of a docs tree and their sizes: enough to
-// notice, at run time and for free, that the embedded docs changed since
-// the prebuilt index was generated (the freshness test compares bytes).
+// fingerprint names the files of a docs tree that the index reads, and
+// their sizes: enough to notice, at run time and for free, that the
+// embedded docs changed since the prebuilt index was generated (the
+// freshness test compares bytes). Other files do not count, so the docs
+// directory on disk (with its Go files) has the embedded tree's fingerprint.
 func fingerprint(fsys fs.FS) (string, error) {
 	h := fnv.New64a()
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || !indexed(p) {
 			return err
 		}
 		info, err := d.Info()

@@ -2,6 +2,7 @@ package docsindex
 
 import (
 	"bytes"
+	"os"
 	"reflect"
 	"testing"
 	"testing/fstest"
@@ -17,7 +18,8 @@ func TestPrebuiltIndexIsFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal([]byte(prebuilt), want) {
-		t.Fatalf("docsindex/prebuilt.idx is stale (the docs, the tokenizer or the format changed): run `go generate ./docsindex` and commit it")
+		t.Fatalf("docsindex/prebuilt.idx is stale (the docs, the tokenizer or the format changed): run `go generate ./docsindex` " +
+			"(LOAMS_UPDATE_REFERENCE=1 go test ./commands -run Reference does it too) and commit it")
 	}
 	if prebuiltFor(docs.FS) == "" {
 		t.Fatal("the prebuilt index's fingerprint does not match the embedded docs")
@@ -78,5 +80,19 @@ func TestDecodeCorruptIndex(t *testing.T) {
 		if _, _, err := decode(data[:n]); err == nil {
 			t.Errorf("decode of the first %d bytes: no error", n)
 		}
+	}
+}
+
+// The docs directory on disk (as the reference test and go generate read
+// it) encodes exactly as the embedded tree.
+func TestEncodeOfTheDocsDirectoryEqualsTheEmbedded(t *testing.T) {
+	t.Parallel()
+	disk, err := Encode(os.DirFS("../docs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	embedded, _ := Encode(docs.FS)
+	if !bytes.Equal(disk, embedded) {
+		t.Error("encoding ../docs differs from encoding the embedded docs")
 	}
 }

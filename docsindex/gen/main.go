@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 
-	"loams.dev/cli/docs"
 	"loams.dev/cli/docsindex"
 	"loams.dev/cli/internal/safefile"
 )
@@ -15,7 +14,9 @@ import (
 func main() {
 	out := flag.String("o", "prebuilt.idx", "file to write")
 	flag.Parse()
-	data, err := docsindex.Encode(docs.FS)
+	// The tree on disk, not the embedded one: `go run` compiled this
+	// program from the docs as they were, which is what is being replaced.
+	data, err := docsindex.Encode(os.DirFS("../docs"))
 	if err == nil {
 		err = safefile.Write(*out, data, 0o644)
 	}
