@@ -50,10 +50,12 @@ func newConfigureCmd(f *Factory) *cli.Command {
 				},
 			},
 			{
-				Name: "list", Usage: "Print every setting of the profile",
-				Description: describe("", "loams configure list", "loams configure list --output json"),
+				Name: "list", Usage: "Print every setting in effect and where it comes from",
+				Description: describe("Each setting's value in effect and its source: a flag, an environment variable,\n"+
+					"the profile in config.toml, or the default.",
+					"loams configure list", "loams configure list --output json"),
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return runConfigureList(f)
+					return runConfigureList(f, cmd)
 				},
 			},
 		},
@@ -129,19 +131,61 @@ func runConfigureEdit(f *Factory, key, value string, unset bool) error {
 	})
 }
 
-func runConfigureList(f *Factory) error {
+func runConfigureList(f *Factory, cmd *cli.Command) error {
 	p, err := f.Profile()
 	if err != nil {
 		return err
 	}
-	settings := map[string]string{}
-	var rows [][]string
+	settings, sources := map[string]string{}, map[string]string{}
+	var rows, text [][]string
 	for _, k := range config.KeyNames() {
-		settings[k] = p.Get(k)
-		rows = append(rows, []string{k, p.Get(k)})
+		v, from := settingInEffect(f, p, k, cmd)
+		settings[k], sources[k] = v, from
+		shown := v
+		if shown == "" {
+			shown = "-"
+		}
+		rows = append(rows, []string{k, shown, from})
+		text = append(text, []string{k, v, from})
 	}
 	return f.Printer().Print(output.View{
-		JSON: map[string]any{"profile": p.Name, "settings": settings},
-		Rows: rows,
+		JSON:     map[string]any{"profile": p.Name, "settings": settings, "sources": sources},
+		Header:   []string{"key", "value", "source"},
+		Rows:     rows,
+		TextRows: text,
 	})
+}
+
+// settingSource is how one setting resolves: a root flag, then an
+// environment variable, then the profile, then the default (empty: none,
+// e.g. server_binary means "search the usual places").
+type settingSource struct{ flag, env, def string }
+
+func settingSources(key string) settingSource {
+	switch key {
+	case "output":
+		return settingSource{flag: "output", env: "LOAMS_OUTPUT", def: "table"}
+	case "secrets":
+		return settingSource{env: "LOAMS_SECRETS", def: "auto"}
+	case "server_binary":
+		return settingSource{env: "LOAMS_SERVER_BINARY"}
+	case "endpoint":
+		return settingSource{flag: "endpoint"}
+	}
+	return settingSource{}
+}
+
+// settingInEffect is key's value for this run and its source: "flag
+// --output", "env LOAMS_OUTPUT", "config" or "default".
+func settingInEffect(f *Factory, p config.Profile, key string, cmd *cli.Command) (value, source string) {
+	src := settingSources(key)
+	switch {
+	case src.flag != "" && cmd.IsSet(src.flag):
+		return cmd.String(src.flag), "flag --" + src.flag
+	case src.env != "" && f.Getenv(src.env) != "":
+		return f.Getenv(src.env), "env " + src.env
+	case p.Get(key) != "":
+		return p.Get(key), "config"
+	}
+	return src.def, "default"
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"sync"
 	"time"
 
 	"loams.dev/cli/internal/config"
@@ -26,6 +27,9 @@ type Factory struct {
 	// agentsProjectDir stands in for the working directory when mcp
 	// install/doctor look for the project (tests; init's --project-dir).
 	agentsProjectDir string
+
+	// keyringNote makes the "no usable OS keyring" notice once per process.
+	keyringNote sync.Once
 }
 
 // Globals are the root flags after resolution.
@@ -85,7 +89,8 @@ func (f *Factory) colorOn() bool {
 	case "never":
 		return false
 	}
-	return f.IO.StdoutTTY && f.Getenv("NO_COLOR") == ""
+	// TERM=dumb (Emacs shells, some CI logs) shows escapes as garbage.
+	return f.IO.StdoutTTY && f.Getenv("NO_COLOR") == "" && f.Getenv("TERM") != "dumb"
 }
 
 // JSON reports whether --output json is in effect.

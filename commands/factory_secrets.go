@@ -25,7 +25,9 @@ func (f *Factory) SecretStore(ctx context.Context) (secret.Store, error) {
 	}
 	var notice func(string)
 	if !f.JSON() {
-		notice = func(s string) { f.Notice("%s", s) }
+		// Every step that touches a key opens the store (init: three);
+		// the fallback is worth saying once per process.
+		notice = func(s string) { f.keyringNote.Do(func() { f.Notice("%s", s) }) }
 	}
 	return secret.Open(ctx, mode, h, notice)
 }

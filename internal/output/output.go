@@ -42,6 +42,10 @@ type View struct {
 	// key/value block (two cells a row).
 	Header []string
 	Rows   [][]string
+	// TextRows, when set, replace Rows in text mode: the same records with
+	// machine values (RFC 3339 times, integers, one field per cell, empty
+	// for none) where the table shows them for people.
+	TextRows [][]string
 	// Raw, when set, is printed verbatim in table and text modes
 	// (file formats, code ready to paste).
 	Raw string
@@ -92,7 +96,11 @@ func (p *Printer) Print(v View) error {
 			_, err := io.WriteString(p.out, v.Raw)
 			return err
 		}
-		for _, row := range v.Rows {
+		rows := v.Rows
+		if v.TextRows != nil {
+			rows = v.TextRows
+		}
+		for _, row := range rows {
 			if _, err := fmt.Fprintln(p.out, strings.Join(cleanTSV(row), "\t")); err != nil {
 				return err
 			}

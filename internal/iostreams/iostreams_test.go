@@ -1,0 +1,69 @@
+package iostreams
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a buffer the spinner goroutine and the test may share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A notice printed while a spinner draws starts on a cleared line of its
+// own, never after "⠋ starting dev…"; the spinner goes on below it.
+func TestNoticeDuringSpinnerGetsItsOwnLine(t *testing.T) {
+	var errOut syncBuffer
+	s := &IOStreams{ErrOut: &errOut, StderrTTY: true}
+	stop := s.Progress("starting dev…")
+	time.Sleep(150 * time.Millisecond)
+	s.Notice("note: no usable OS keyring")
+	time.Sleep(150 * time.Millisecond)
+	stop()
+	out := errOut.String()
+	i := strings.Index(out, "note:")
+	if i < 0 {
+		t.Fatalf("no notice in %q", out)
+	}
+	if !strings.HasSuffix(out[:i], "\r\033[K") {
+		t.Fatalf("notice does not start on a cleared line: %q", out)
+	}
+	if !strings.HasPrefix(out[i:], "note: no usable OS keyring\n") {
+		t.Fatalf("notice is not a line of its own: %q", out)
+	}
+	if !strings.Contains(out[i:], "⠙ starting dev…") && !strings.Contains(out[i:], "starting dev…") {
+		t.Fatalf("the spinner did not go on after the notice: %q", out)
+	}
+	if !strings.HasSuffix(out, "\r\033[K") {
+		t.Fatalf("stop does not clear the spinner's line: %q", out)
+	}
+}
+
+// No terminal, or TERM=dumb: no spinner at all.
+func TestNoSpinnerWithoutACapableTerminal(t *testing.T) {
+	for _, s := range []*IOStreams{{StderrTTY: false}, {StderrTTY: true, Dumb: true}} {
+		var errOut syncBuffer
+		s.ErrOut = &errOut
+		stop := s.Progress("starting dev…")
+		time.Sleep(120 * time.Millisecond)
+		stop()
+		if errOut.String() != "" {
+			t.Errorf("tty=%v dumb=%v: spinner drew %q", s.StderrTTY, s.Dumb, errOut.String())
+		}
+	}
+}
