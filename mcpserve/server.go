@@ -29,6 +29,7 @@ type Options struct {
 	Getenv     func(string) string
 	Profile    config.Profile
 	Stack      string // --stack: the stack tools use when none is named
+	Endpoint   string // --endpoint: a remote deployment stack_status and env_export cover (remote.go)
 	ProjectDir string // --project-dir
 	Cwd        string
 	Now        func() time.Time

@@ -62,6 +62,7 @@ func run(args []string) int {
 	}
 	listens := map[string]string{}
 	var dataDir string
+	var tlsF tlsFiles
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		_, isListen := listenFlags[a]
@@ -70,6 +71,13 @@ func run(args []string) int {
 			fmt.Fprintf(os.Stderr, "error: unexpected argument '%s' found\n", a)
 			return 2
 		case slices.Contains(switches, a):
+		case (a == "--tls-cert" || a == "--tls-key") && i+1 < len(args):
+			i++
+			if a == "--tls-cert" {
+				tlsF.cert = args[i]
+			} else {
+				tlsF.key = args[i]
+			}
 		case isListen || a == "--data-dir" || a == "--hot-dir":
 			if i+1 >= len(args) {
 				fmt.Fprintf(os.Stderr, "error: a value is required for '%s <VALUE>'\n", a)
@@ -100,10 +108,10 @@ func run(args []string) int {
 		keyState = "set" // never the value: tests scan this log for secrets
 	}
 	fmt.Printf("loams stand-in starting (pid %d, api key %s)\n", os.Getpid(), keyState)
-	return serve(listens)
+	return serve(listens, tlsF)
 }
 
-func serve(listens map[string]string) int {
+func serve(listens map[string]string, tlsF tlsFiles) int {
 	started := time.Now()
 	delay, _ := time.ParseDuration(os.Getenv("TESTSERVER_READY_DELAY"))
 	var flap atomic.Bool
@@ -122,14 +130,21 @@ func serve(listens map[string]string) int {
 		}
 		w.WriteHeader(http.StatusOK)
 	})
+	instanceRoutes(mux)
 	for flag, addr := range listens {
 		l, err := net.Listen("tcp", addr)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "loams: binding %s %s: %v\n", flag, addr, err)
 			return 1
 		}
-		go func() { _ = http.Serve(l, mux) }()
-		fmt.Printf(listenFlags[flag]+"\n", addr)
+		msg := listenFlags[flag]
+		if flag == "--listen" && tlsF.cert != "" {
+			go func() { _ = http.ServeTLS(l, guard(mux), tlsF.cert, tlsF.key) }()
+			msg = strings.Replace(msg, "http://", "https://", 1)
+		} else {
+			go func() { _ = http.Serve(l, guard(mux)) }()
+		}
+		fmt.Printf(msg+"\n", l.Addr()) // the bound address: tests may pass port 0
 	}
 	sigs := make(chan os.Signal, 1)
 	if os.Getenv("TESTSERVER_IGNORE_TERM") != "" {
