@@ -65,6 +65,16 @@ func loadRecords(path string) (*Records, error) {
 	return r, nil
 }
 
+// lockRecords serialises installs and uninstalls: each reads, edits and
+// saves mcp-installs.json (and a host's file) as one step, so parallel runs
+// keep every record.
+func (e Env) lockRecords() (func(), error) {
+	if err := e.Loams.Ensure(); err != nil {
+		return nil, err
+	}
+	return lockFile(e.Loams.MCPInstalls() + ".lock")
+}
+
 func (r *Records) save(e Env) error {
 	if err := e.Loams.Ensure(); err != nil {
 		return err

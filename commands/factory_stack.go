@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/errs"
@@ -56,6 +57,29 @@ func describeView(d *stack.Description) ([][]string, string) {
 	return rows, tail
 }
 
+// describeText is describe for -o text: one field per cell, keys as in
+// the json, RFC 3339 times, and one row per endpoint
+// (endpoint ENGINE KIND URL) so `awk -F'\t'` can pick any of them.
+func describeText(d *stack.Description) [][]string {
+	rows := [][]string{{"name", d.Name}, {"state", d.State}}
+	if d.PID != nil {
+		rows = append(rows, []string{"pid", fmt.Sprint(*d.PID)}, []string{"started_at", d.StartedAt.UTC().Format(time.RFC3339)})
+	}
+	rows = append(rows, endpointText(d)...)
+	return append(rows, []string{"server_version", d.ServerVersion}, []string{"server_binary", d.ServerBinary},
+		[]string{"data_dir", d.DataDir}, []string{"log_path", d.LogPath})
+}
+
+func endpointText(d *stack.Description) [][]string {
+	var rows [][]string
+	for _, e := range d.Engines {
+		for _, k := range slices.Sorted(maps.Keys(e.Endpoints)) {
+			rows = append(rows, []string{"endpoint", e.Engine, k, e.Endpoints[k]})
+		}
+	}
+	return rows
+}
+
 // engineRows is one row per engine: its name (after indent) and its
 // endpoints, labelled when it has more than one.
 func engineRows(d *stack.Description, indent string) [][]string {
@@ -76,7 +100,7 @@ func engineRows(d *stack.Description, indent string) [][]string {
 
 func (f *Factory) printStack(d *stack.Description) error {
 	rows, tail := describeView(d)
-	if err := f.Printer().Print(output.View{JSON: d, Rows: rows}); err != nil {
+	if err := f.Printer().Print(output.View{JSON: d, Rows: rows, TextRows: describeText(d)}); err != nil {
 		return err
 	}
 	if tail != "" && !f.JSON() {

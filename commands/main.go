@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/urfave/cli/v3"
+
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/iostreams"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/internal/redact"
 )
 
 // Main runs loams with the process's arguments and returns its exit code.
@@ -39,9 +43,13 @@ func Main() int {
 // interrupted, when closed, turns a failure into `interrupted` (exit 130).
 func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan struct{}) int {
 	root := NewRoot(f)
-	err := root.Run(ctx, versionFlagAsCommand(args))
+	err := root.Run(ctx, versionFlagAsCommand(root, args))
 	if err == nil {
 		return 0
+	}
+	var silent silentExit
+	if errors.As(err, &silent) {
+		return int(silent)
 	}
 	if interrupted != nil {
 		select {
@@ -54,6 +62,12 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 	renderError(f, args, e)
 	return e.ExitCode()
 }
+
+// silentExit ends the process with its code and prints nothing: `mcp
+// serve` stopped by Ctrl-C has nothing to report (130, no error line).
+type silentExit int
+
+func (s silentExit) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
 
 // classify turns urfave's plain usage errors into our usage code.
 func classify(err error) *errs.Error {
@@ -77,9 +91,10 @@ func renderError(f *Factory, args []string, e *errs.Error) {
 		output.WriteJSON(f.IO.ErrOut, map[string]any{"error": e.Object()})
 		return
 	}
-	fmt.Fprintf(f.IO.ErrOut, "error: %s\n", e.Message)
+	w := redact.Writer{W: f.IO.ErrOut}
+	fmt.Fprintf(w, "error: %s\n", e.Message)
 	if e.Hint != "" {
-		fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", e.Hint)
+		fmt.Fprintf(w, "hint: %s\n", e.Hint)
 	}
 }
 
@@ -109,7 +124,7 @@ func jsonRequested(f *Factory, args []string) bool {
 // versionFlagAsCommand turns `loams --version` (and -V), which people type
 // from habit, into `loams version`. Only when no command follows: a
 // subcommand's own --version (server install) keeps its meaning.
-func versionFlagAsCommand(args []string) []string {
+func versionFlagAsCommand(root *cli.Command, args []string) []string {
 	at := -1
 	for i := 1; i < len(args); i++ {
 		switch a := args[i]; {
@@ -118,9 +133,9 @@ func versionFlagAsCommand(args []string) []string {
 		case a == "--":
 			return args
 		case !strings.HasPrefix(a, "-"):
-			// A command (or a global flag's value, which only matters if
-			// it is followed by nothing else: `-o json --version`).
-			if i > 1 && globalTakesValue(args[i-1]) {
+			// A command, or the value of a global flag before it
+			// (`-o json --version`).
+			if i > 1 && globalTakesValue(root, args[i-1]) {
 				continue
 			}
 			return args
@@ -133,12 +148,19 @@ func versionFlagAsCommand(args []string) []string {
 	return append(out, "version")
 }
 
-// globalTakesValue reports whether a root flag spelled a consumes the next
-// argument as its value.
-func globalTakesValue(a string) bool {
-	switch strings.TrimLeft(a, "-") {
-	case "output", "o", "profile", "color":
-		return !strings.Contains(a, "=")
+// globalTakesValue reports whether a, a root flag, consumes the next
+// argument as its value (every root flag but the booleans, unless given
+// as --flag=value).
+func globalTakesValue(root *cli.Command, a string) bool {
+	if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
+		return false
+	}
+	name := strings.TrimLeft(a, "-")
+	for _, fl := range root.Flags {
+		if slices.Contains(fl.Names(), name) {
+			_, isBool := fl.(*cli.BoolFlag)
+			return !isBool
+		}
 	}
 	return false
 }

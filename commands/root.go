@@ -53,7 +53,7 @@ func NewRoot(f *Factory) *cli.Command {
 		},
 		EnableShellCompletion:           true,
 		ShellCompletionCommandName:      "completions",
-		ConfigureShellCompletionCommand: configureCompletions,
+		ConfigureShellCompletionCommand: func(c *cli.Command) { configureCompletions(f, c) },
 		HideHelpCommand:                 true,
 		HideVersion:                     true,
 		Suggest:                         true,

@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/redact"
 )
 
 // Format is the value of --output.
@@ -42,9 +43,9 @@ type View struct {
 	// key/value block (two cells a row).
 	Header []string
 	Rows   [][]string
-	// TextRows, when set, replace Rows in text mode: the same records with
-	// machine values (RFC 3339 times, integers, one field per cell, empty
-	// for none) where the table shows them for people.
+	// TextRows, when set, replace Rows (and Raw) in text mode: the same
+	// records with machine values (RFC 3339 times, integers, one field per
+	// cell, empty for none) where the table shows them for people.
 	TextRows [][]string
 	// Raw, when set, is printed verbatim in table and text modes
 	// (file formats, code ready to paste).
@@ -73,6 +74,9 @@ func NewPrinter(format Format, out io.Writer, color bool) *Printer {
 	} else {
 		r.SetColorProfile(termenv.Ascii)
 	}
+	// Every byte printed passes the redactor: a server log tail or a
+	// message quoting a file can hold a key (see internal/redact).
+	out = redact.Writer{W: out}
 	green, yellow, red := r.NewStyle().Foreground(lipgloss.Color("2")), r.NewStyle().Foreground(lipgloss.Color("3")), r.NewStyle().Foreground(lipgloss.Color("1"))
 	return &Printer{Format: format, out: out, style: styles{
 		header: r.NewStyle().Bold(true),
@@ -92,13 +96,12 @@ func (p *Printer) Print(v View) error {
 	case JSON:
 		return WriteJSON(p.out, v.JSON)
 	case Text:
-		if v.Raw != "" {
-			_, err := io.WriteString(p.out, v.Raw)
-			return err
-		}
 		rows := v.Rows
 		if v.TextRows != nil {
 			rows = v.TextRows
+		} else if v.Raw != "" {
+			_, err := io.WriteString(p.out, v.Raw)
+			return err
 		}
 		for _, row := range rows {
 			if _, err := fmt.Fprintln(p.out, strings.Join(cleanTSV(row), "\t")); err != nil {
@@ -124,13 +127,14 @@ func (p *Printer) Print(v View) error {
 	return p.table(v.Header, v.Rows)
 }
 
-// WriteJSON writes exactly one JSON document and a newline.
+// WriteJSON writes exactly one JSON document and a newline, with every
+// known secret redacted.
 func WriteJSON(w io.Writer, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(redact.Bytes(b), '\n'))
 	return err
 }
 

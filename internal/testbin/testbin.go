@@ -38,7 +38,14 @@ func Build(t testing.TB, pkg string, ldflags ...string) string {
 		t.Fatal(err)
 	}
 	if outDir == "" {
-		d, err := os.MkdirTemp("", "loams-testbin-")
+		// Not under the temporary directory: `loams mcp install` refuses
+		// to register a binary there (it looks like `go run`), and tests
+		// drive the binary as a user's installed copy.
+		parent, err := os.UserCacheDir()
+		if err != nil || os.MkdirAll(parent, 0o755) != nil {
+			parent = ""
+		}
+		d, err := os.MkdirTemp(parent, "loams-testbin-")
 		if err != nil {
 			t.Fatal(err)
 		}
