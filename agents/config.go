@@ -99,6 +99,41 @@ func (l Location) remove(doc []byte, name string) ([]byte, error) {
 	return out, err
 }
 
+// hasContainer reports whether doc has the servers object (JSON only: a
+// TOML table needs no container of its own).
+func (l Location) hasContainer(doc []byte) bool {
+	if l.Format == FormatTOML {
+		return false
+	}
+	d, err := parseJSONDoc(doc, false)
+	if err != nil {
+		return false
+	}
+	levels, err := d.descend(l.Container)
+	return err == nil && len(levels) > len(l.Container)
+}
+
+// dropEmptyContainer removes the servers object when nothing is left in it
+// (no member, no comment): for a container our first install created.
+func (l Location) dropEmptyContainer(doc []byte) ([]byte, error) {
+	if l.Format == FormatTOML || len(l.Container) != 1 {
+		return doc, nil
+	}
+	d, err := parseJSONDoc(doc, l.Format == FormatJSON)
+	if err != nil {
+		return nil, err
+	}
+	levels, err := d.descend(l.Container)
+	if err != nil || len(levels) <= len(l.Container) {
+		return doc, err
+	}
+	if c := levels[len(levels)-1].obj; len(c.Members) > 0 || len(bytes.TrimSpace(c.AfterExtra)) > 0 {
+		return doc, nil
+	}
+	out, _, err := jsonRemove(doc, l.Format == FormatJSON, nil, l.Container[0])
+	return out, err
+}
+
 // verify re-reads an edit: it must parse, run what entries run, and leave
 // every other server as it was (a safety net under the byte-level edit).
 func (l Location) verify(before, after []byte, entries []Entry) error {

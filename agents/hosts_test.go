@@ -180,3 +180,33 @@ func TestTemporaryBinaryRefused(t *testing.T) {
 		}
 	}
 }
+
+// The user edits inside our entry (so the file is no longer only ours);
+// uninstall removes our entries and the servers object our first install
+// created, which gives back the original bytes.
+func TestUninstallAfterUserEditRemovesTheContainerWeCreated(t *testing.T) {
+	t.Parallel()
+	for _, c := range fileCases {
+		if c.agent == "codex" {
+			continue
+		}
+		w := newWorld(t)
+		original := []byte("{\n  // mine\n  \"theme\": \"dark\"\n}\n")
+		a, _, _ := Lookup(c.agent, c.scope)
+		if a.Format == FormatJSON {
+			original = []byte("{\n  \"theme\": \"dark\"\n}\n")
+		}
+		path := w.seed(t, c.agent, c.scope, original, 0o600)
+		if _, err := w.install(t, c.agent, c.scope); err != nil {
+			t.Fatalf("%s/%s: %v", c.agent, c.scope, err)
+		}
+		edited := bytes.Replace(mustRead(t, path), []byte(`"loams": {`), []byte(`"loams": {"env": {"A": "1"}, `), 1)
+		os.WriteFile(path, edited, 0o600)
+		if _, err := Uninstall(context.Background(), w.env, UninstallRequest{Agent: c.agent}); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustRead(t, path); !bytes.Equal(got, original) {
+			t.Errorf("%s/%s: got\n%s", c.agent, c.scope, got)
+		}
+	}
+}

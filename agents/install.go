@@ -151,6 +151,10 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 		}
 		after, _, _ := readFile(loc.Path)
 		recs.noteWrite(loc.Path, cf.data, cf.existed, after, res.Backup)
+		if st := recs.Files[loc.Path]; !loc.hasContainer(cf.data) && loc.hasContainer(after) {
+			st.CreatedContainer = true
+			recs.Files[loc.Path] = st
+		}
 	}
 	for _, en := range entries {
 		via := "file"

@@ -44,6 +44,9 @@ type FileState struct {
 	// OnlyOurs stays true while every edit started from the bytes our
 	// previous edit left: then the original bytes can be restored whole.
 	OnlyOurs bool `json:"only_ours"`
+	// CreatedContainer: the servers object did not exist before our first
+	// entry, so uninstall removes it again once it is empty.
+	CreatedContainer bool `json:"created_container,omitempty"`
 }
 
 func loadRecords(path string) (*Records, error) {

@@ -156,6 +156,11 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 			return nil, editError(first.Path, err)
 		}
 	}
+	if st.CreatedContainer {
+		if doc, err = loc.dropEmptyContainer(doc); err != nil {
+			return nil, editError(first.Path, err)
+		}
+	}
 	res.Changed = !bytes.Equal(doc, current)
 	if res.Changed {
 		res.Diff = unifiedDiff(first.Path, current, doc)

@@ -62,12 +62,40 @@ func ServerJSON(meta []byte, dir, version string) ([]byte, error) {
 		return nil, fmt.Errorf("no loams_%s_*.mcpb bundle in %s", version, dir)
 	}
 	doc["version"], doc["packages"] = version, packages
+	// The registry's documented key order, then anything else sorted: a
+	// reviewer reads name and version first.
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	err = enc.Encode(doc)
-	return b.Bytes(), err
+	b.WriteString("{\n")
+	keys := []string{"$schema", "name", "title", "description", "version", "websiteUrl", "repository", "icons", "remotes", "packages", "_meta"}
+	var rest []string
+	for k := range doc {
+		if !slices.Contains(keys, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	first := true
+	for _, k := range append(keys, rest...) {
+		v, ok := doc[k]
+		if !ok {
+			continue
+		}
+		if !first {
+			b.WriteString(",\n")
+		}
+		first = false
+		kb, _ := json.Marshal(k)
+		vb, err := json.MarshalIndent(v, "  ", "  ")
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString("  ")
+		b.Write(kb)
+		b.WriteString(": ")
+		b.Write(vb)
+	}
+	b.WriteString("\n}\n")
+	return b.Bytes(), nil
 }
 
 func fileSHA256(path string) (string, error) {
