@@ -11,11 +11,8 @@ import (
 	"loams.dev/cli/internal/testbin"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+// TestMain fails the run when a process a test started outlives it.
+func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
 
 func TestVersionFromLdflags(t *testing.T) {
 	bin := testbin.Build(t, "./cmd/loams",

@@ -71,7 +71,7 @@ func TestCompletionInRealShells(t *testing.T) {
 				{"loams st", "stack"},
 				{"loams stack cr", "create"},
 			} {
-				screen := typeTab(t, tmux, dir, shellCmd, tc.typed)
+				screen := typeTab(t, tmux, dir, shellCmd, tc.typed, tc.want)
 				if !strings.Contains(screen, tc.want) {
 					t.Errorf("%s: %q<TAB> did not complete to %q; screen:\n%s", sh.name, tc.typed, tc.want, screen)
 				}
@@ -94,8 +94,9 @@ func skipShell(t *testing.T, why string) {
 }
 
 // typeTab starts shellCmd in a private tmux server, waits for its prompt,
-// types typed and TAB, and returns the screen. The server is killed before returning.
-func typeTab(t *testing.T, tmux, dir, shellCmd, typed string) string {
+// types typed and TAB, and returns the screen once want (or an error)
+// shows, or after 10 s. The server is killed before returning.
+func typeTab(t *testing.T, tmux, dir, shellCmd, typed, want string) string {
 	t.Helper()
 	// A socket per call: a server being killed must not meet the next one.
 	sock := filepath.Join(dir, "tmux-"+strings.ReplaceAll(typed, " ", "-")+".sock")
@@ -130,17 +131,11 @@ func typeTab(t *testing.T, tmux, dir, shellCmd, typed string) string {
 	run("send-keys", "Tab")
 	time.Sleep(300 * time.Millisecond)
 	run("send-keys", "Tab", "Tab")
-	// Settle: the screen stops changing once completion is drawn.
-	last := ""
-	for i := 0; i < 40; i++ {
-		time.Sleep(100 * time.Millisecond)
-		s := screen()
-		if s == last && i > 3 {
-			break
-		}
-		last = s
-	}
-	return last
+	// Wait for the candidate (or an error) rather than a quiet screen: on
+	// a loaded machine the shell may take a while to run loams.
+	return waitFor(func(s string) bool {
+		return strings.Contains(s, want) || strings.Contains(s, "not found") || strings.Contains(s, "rror")
+	})
 }
 
 // --output json on the command line wraps the script in an object;

@@ -24,7 +24,7 @@ func (f *Factory) Supervisor() (*stack.Supervisor, error) {
 		return nil, err
 	}
 	return &stack.Supervisor{Home: h, Secrets: f.SecretStore, Getenv: f.Getenv, ProfileServer: p.ServerBinary,
-		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now}, nil
+		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now, Notify: f.Notice}, nil
 }
 
 // stackName is --name, else --stack's default: the profile's default_stack.

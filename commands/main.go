@@ -91,11 +91,7 @@ func renderError(f *Factory, args []string, e *errs.Error) {
 		output.WriteJSON(f.IO.ErrOut, map[string]any{"error": e.Object()})
 		return
 	}
-	w := redact.Writer{W: f.IO.ErrOut}
-	fmt.Fprintf(w, "error: %s\n", e.Message)
-	if e.Hint != "" {
-		fmt.Fprintf(w, "hint: %s\n", e.Hint)
-	}
+	output.WriteErrorText(redact.Writer{W: f.IO.ErrOut}, e)
 }
 
 // jsonRequested answers even when flag parsing failed before the root's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -134,7 +135,28 @@ func printStatus(f *Factory, st *statusJSON) error {
 	if st.Error != nil {
 		rows = append(rows, []string{"error", st.Error.Message}, []string{"hint", st.Error.Hint})
 	}
-	return f.Printer().Print(output.View{JSON: st, Rows: rows})
+	return f.Printer().Print(output.View{JSON: st, Rows: rows, TextRows: statusText(st)})
+}
+
+// statusText is status for -o text: the json's keys and values, one field
+// per cell, latency in integer milliseconds.
+func statusText(st *statusJSON) [][]string {
+	rows := [][]string{{"endpoint", st.Endpoint}, {"kind", string(st.Kind)}, {"stack", st.Stack}, {"profile", st.Profile},
+		{"reachable", strconv.FormatBool(st.Reachable)}}
+	if st.Reachable {
+		var svc []string
+		for _, s := range st.Services {
+			if s.Available {
+				svc = append(svc, s.Package)
+			}
+		}
+		rows = append(rows, []string{"latency_ms", strconv.FormatInt(st.LatencyMS, 10)}, []string{"server_version", st.ServerVersion},
+			[]string{"edition", st.Edition}, []string{"services", strings.Join(svc, ",")}, []string{"compatibility", st.Compatibility})
+	}
+	if st.Error != nil {
+		rows = append(rows, []string{"error", string(st.Error.Code), st.Error.Message})
+	}
+	return rows
 }
 
 func orDash(s string) string {

@@ -120,7 +120,7 @@ const listTTL = int(24 * time.Hour / time.Millisecond)
 
 // shutdownGrace is how long in-flight calls get to answer after a signal;
 // with the sessions' close it keeps the exit within the spec's 2 s.
-const shutdownGrace = 1500 * time.Millisecond
+const shutdownGrace = 1200 * time.Millisecond
 
 // stoppable cancels a tool call when the server stops, and logs the
 // arguments a call carried that the tool ignored (their names only).

@@ -7,6 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/project"
 	"loams.dev/cli/stack"
 )
 
@@ -38,8 +39,11 @@ func (s *Server) stackCreateTool() tool {
 			if strings.Contains(in.Storage, "://") {
 				return nil, errs.New(errs.Usage, "local stacks take dir:PATH or mount:PATH", "object storage is not for local stacks")
 			}
+			// An agent's storage stays inside the project or LOAMS_HOME;
+			// without a project only LOAMS_HOME is allowed.
+			root, _ := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
 			return s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
-				Start: in.Start, Wait: stack.DefaultWait})
+				Start: in.Start, Wait: stack.DefaultWait, ConfineStorage: true, StorageRoot: root})
 		},
 	})
 }

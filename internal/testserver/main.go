@@ -150,6 +150,12 @@ func serve(listens map[string]string, tlsF tlsFiles) int {
 		}
 		fmt.Printf(msg+"\n", l.Addr()) // the bound address: tests may pass port 0
 	}
+	// When /ready turns 200, for benchmarks of how late the CLI notices.
+	readyFrom := started.Add(delay)
+	if now := time.Now(); now.After(readyFrom) {
+		readyFrom = now
+	}
+	fmt.Printf("loams stand-in ready from %s\n", readyFrom.Format(time.RFC3339Nano))
 	sigs := make(chan os.Signal, 1)
 	if os.Getenv("TESTSERVER_IGNORE_TERM") != "" {
 		signal.Ignore(syscall.SIGTERM)
