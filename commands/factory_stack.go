@@ -49,7 +49,9 @@ func describeView(d *stack.Description) ([][]string, string) {
 		rows = append(rows, []string{"pid", fmt.Sprint(*d.PID)}, []string{"started", d.StartedAt.Format("2006-01-02 15:04:05Z")})
 	}
 	rows = append(rows, engineRows(d, "")...)
-	rows = append(rows, []string{"server", d.ServerVersion + " (" + d.ServerBinary + ")"}, []string{"data", d.DataDir}, []string{"log", d.LogPath})
+	rows = append(rows, []string{"server", d.ServerVersion + " (" + d.ServerBinary + ")"})
+	rows = append(rows, serverRows(d.Edition, d.Services)...)
+	rows = append(rows, []string{"data", d.DataDir}, []string{"log", d.LogPath})
 	tail := ""
 	if len(d.LogTail) > 0 {
 		tail = strings.Join(d.LogTail, "\n")
@@ -106,6 +108,7 @@ func (f *Factory) printStack(d *stack.Description) error {
 	if tail != "" && !f.JSON() {
 		f.Notice("last lines of %s:\n%s", d.LogPath, tail)
 	}
+	f.skewNotice(d.ServerVersion, d.Compatibility)
 	return nil
 }
 

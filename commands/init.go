@@ -19,6 +19,7 @@ import (
 
 type initOptions struct {
 	yes, noAgent, noEnv bool
+	allowDownload       bool
 	stack, projectDir   string
 	serverBinary        string
 	engines, agents     []string
@@ -49,6 +50,7 @@ func newInitCmd(f *Factory) *cli.Command {
 			&cli.StringFlag{Name: "server-binary", Usage: "path of the Loams server binary for a new stack (recorded in its stack.toml)", Destination: &opts.serverBinary},
 			&cli.IntFlag{Name: "port-base", Usage: "ports of a new stack: BASE+offset (default: loams chooses)", Destination: &opts.portBase},
 			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &opts.wait},
+			&cli.BoolFlag{Name: "allow-download", Usage: "no server found: install the latest one without asking", Destination: &opts.allowDownload},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
@@ -176,10 +178,12 @@ func initStackStep(ctx context.Context, f *Factory, opts *initOptions, res *init
 		if ok, err := ask("Create and start the stack " + name + "?"); err != nil || !ok {
 			return err
 		}
-		err = f.withProgress("starting "+name+"…", func() (err error) {
-			d, err = sv.Create(ctx, stack.CreateOptions{Name: name, Engines: opts.engines, PortBase: opts.portBase,
-				ServerBinary: opts.serverBinary, Start: true, Wait: opts.wait})
-			return err
+		err = f.withServer(ctx, opts.allowDownload, "loams init --yes", func() error {
+			return f.withProgress("starting "+name+"…", func() (err error) {
+				d, err = sv.Create(ctx, stack.CreateOptions{Name: name, Engines: opts.engines, PortBase: opts.portBase,
+					ServerBinary: opts.serverBinary, Start: true, Wait: opts.wait})
+				return err
+			})
 		})
 		if err != nil {
 			return err

@@ -58,6 +58,12 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 		default:
 		}
 	}
+	if r, ok := err.(*reportedFailure); ok { // doctor: the report is the output
+		if !jsonRequested(f, args) {
+			fmt.Fprintf(f.IO.ErrOut, "error: %s\nhint: %s\n", r.message, r.hint)
+		}
+		return r.exit
+	}
 	e := classify(err)
 	renderError(f, args, e)
 	return e.ExitCode()

@@ -43,6 +43,8 @@ func NewRoot(f *Factory) *cli.Command {
 			newMCPCmd(f),
 			newStackCmd(f),
 			newDocsCmd(f),
+			newServerGroupCmd(f),
+			newDoctorCmd(f),
 			newStatusCmd(f),
 			newLoginCmd(f),
 			newLogoutCmd(f),

@@ -90,7 +90,7 @@ func TestPassThroughRefusesToRecurse(t *testing.T) {
 		t.Fatalf("loams dev with LOAMS_SERVER_BINARY=loams did not end: %s", out)
 	}
 	ee, _ := err.(*exec.ExitError)
-	if ee == nil || ee.ExitCode() != 2 || !strings.Contains(string(out), "this CLI") {
+	if ee == nil || ee.ExitCode() != 2 || !strings.Contains(string(out), "loams CLI") {
 		t.Fatalf("want usage (exit 2) naming the CLI, got %v: %s", err, out)
 	}
 }

@@ -37,7 +37,6 @@ type front struct {
 	writeMu sync.Mutex // one writer: lines never interleave
 
 	mu       sync.Mutex
-	idle     *sync.Cond       // signalled when a call is answered
 	next     int64            // our next id
 	calls    map[int64]*call  // forwarded, not yet answered
 	inFlight map[string]int64 // client id identity → our id
@@ -62,7 +61,6 @@ type call struct {
 
 func newFront(out io.Writer, log *slog.Logger) *front {
 	f := &front{out: out, log: log, next: 1, calls: map[int64]*call{}, inFlight: map[string]int64{}, done: make(chan struct{}), stopped: make(chan struct{})}
-	f.idle = sync.NewCond(&f.mu)
 	for i := range f.sess {
 		f.sess[i] = &sdkConn{front: f, index: i, incoming: make(chan jsonrpc.Message), closed: make(chan struct{})}
 	}

@@ -24,19 +24,8 @@ type tlsFiles struct{ cert, key string }
 // open routes answer without a key, as the real server's do.
 var openRoutes = map[string]bool{"/health": true, "/ready": true, "/loams.instance.v1.InstanceService/GetInstance": true}
 
-func instanceRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("POST /loams.instance.v1.InstanceService/GetInstance", func(w http.ResponseWriter, r *http.Request) {
-		version := strings.TrimPrefix(envOr("TESTSERVER_VERSION", "loams 0.0.1"), "loams ")
-		writeJSON(w, map[string]any{
-			"instanceId": "stand-in-0001", "name": "stand-in", "edition": "dev", "serverVersion": version,
-			"apiVersions": []string{"v1"},
-			"services": []map[string]any{
-				{"package": "loams.instance.v1", "available": true, "unstable": false},
-				{"package": "loams.query.v1", "available": true, "unstable": true},
-			},
-			"signInMethods": []string{},
-		})
-	})
+func instanceRoutes(mux *http.ServeMux, getInstance http.HandlerFunc) {
+	mux.HandleFunc("/loams.instance.v1.InstanceService/GetInstance", getInstance) // instance.go
 	mux.HandleFunc("POST /loams.instance.v1.InstanceService/WhoAmI", func(w http.ResponseWriter, r *http.Request) {
 		key := os.Getenv("LOAMS_API_KEY")
 		id := ""
