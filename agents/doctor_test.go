@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/internal/testbin"
 )
 
 // The test binary doubles as a small MCP server (two tools) when the
@@ -24,7 +26,7 @@ func TestMain(m *testing.M) {
 		s.Run(context.Background(), &mcp.StdioTransport{})
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(testbin.Main(m)) // fails the run when a process a test started outlives it
 }
 
 func TestDoctor(t *testing.T) {

@@ -214,8 +214,11 @@ func (d *jsonDoc) insert(lv level, key string, value any) {
 			m.Name.BeforeExtra = hujson.Extra(" ")
 		}
 	case len(obj.Members) == 0:
-		kept := bytes.TrimRight(obj.AfterExtra, " \t\r\n") // comments of an empty object stay
-		m.Name.BeforeExtra = append(slices.Clone(kept), d.nl+ind...)
+		var kept hujson.Extra // comments of an empty object stay
+		if len(bytes.TrimSpace(obj.AfterExtra)) > 0 {
+			kept = uptoLastLine(obj.AfterExtra)
+		}
+		m.Name.BeforeExtra = append(kept, d.nl+ind...)
 		obj.AfterExtra = hujson.Extra(d.nl + lv.indent)
 	default:
 		// A comment on the last member's line stays on that line.
@@ -299,16 +302,49 @@ func jsonRemove(doc []byte, strict bool, path []string, name string) ([]byte, bo
 	}
 	last := i == len(obj.Members)-1
 	trailing := obj.Members[i].Value.AfterExtra
+	// Comments before our member are the user's: they stay where they were.
+	keep := commentsIn(obj.Members[i].Name.BeforeExtra)
 	obj.Members = slices.Delete(obj.Members, i, i+1)
-	switch {
-	case len(obj.Members) == 0:
-		if len(bytes.TrimSpace(obj.AfterExtra)) == 0 {
-			obj.AfterExtra = nil // `{}` again
-		}
-	case last: // the new last member takes over the trailing comma, or not
+	if last && len(obj.Members) > 0 { // the new last member takes over the trailing comma, or not
 		obj.Members[len(obj.Members)-1].Value.AfterExtra = trailing
 	}
+	if keep != nil {
+		if i < len(obj.Members) {
+			next := &obj.Members[i].Name
+			next.BeforeExtra = append(keep, next.BeforeExtra...)
+		} else {
+			obj.AfterExtra = append(keep, obj.AfterExtra...)
+		}
+	}
+	if len(obj.Members) == 0 && len(bytes.TrimSpace(obj.AfterExtra)) == 0 {
+		obj.AfterExtra = nil // `{}` again
+	}
 	return d.bytes(), true, nil
+}
+
+// commentsIn is extra without its trailing blanks when it holds a comment
+// (nil otherwise). We never write comments, so any before our member is
+// the user's: a remark on the previous line, one above our entry, or the
+// comments of an object that was empty before we filled it.
+func commentsIn(extra hujson.Extra) hujson.Extra {
+	if len(bytes.TrimSpace(extra)) == 0 {
+		return nil
+	}
+	return uptoLastLine(extra)
+}
+
+// uptoLastLine is extra without its last line break and the indentation
+// after it (a line comment's own trailing blanks stay); extra on one line
+// loses its trailing blanks.
+func uptoLastLine(extra hujson.Extra) hujson.Extra {
+	i := bytes.LastIndexByte(extra, '\n')
+	if i < 0 {
+		return slices.Clone(bytes.TrimRight(extra, " \t"))
+	}
+	if i > 0 && extra[i-1] == '\r' {
+		i--
+	}
+	return slices.Clone(extra[:i])
 }
 
 // jsonServers decodes every entry of the container at path.

@@ -157,3 +157,33 @@ func TestCompletionsOutputJSON(t *testing.T) {
 		t.Fatalf("LOAMS_OUTPUT=json changed the fish script: %q", r.stdout[:min(len(r.stdout), 80)])
 	}
 }
+
+// `loams stack start <TAB>` offers the stacks of LOAMS_HOME (directory
+// names, no server asked), and flags after a dash.
+func TestStackNameCompletion(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	for _, name := range []string{"dev", "web"} {
+		os.MkdirAll(filepath.Join(home, "stacks", name), 0o700)
+		writeFile(filepath.Join(home, "stacks", name), "stack.toml", "")
+	}
+	os.MkdirAll(filepath.Join(home, "stacks", "not-a-stack"), 0o700)
+	complete := func(args ...string) string {
+		cmd := exec.Command(testbin.Loams(t), append(args, "--generate-shell-completion")...)
+		cmd.Env = []string{"LOAMS_HOME=" + home, "HOME=" + home}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		return string(out)
+	}
+	if got := complete("stack", "start"); got != "dev\nweb\n" {
+		t.Errorf("stack start <TAB>: %q", got)
+	}
+	if got := complete("stack", "delete", "--ye"); !strings.HasPrefix(got, "--yes") {
+		t.Errorf("stack delete --ye<TAB>: %q", got)
+	}
+	if got := complete("stack", "list"); strings.Contains(got, "dev") {
+		t.Errorf("stack list takes no name but completes %q", got)
+	}
+}

@@ -192,6 +192,6 @@ func orOther(a, b string) string {
 // say tells a person what a command did, on stderr (stdout stays for data).
 func (f *Factory) say(format string, args ...any) {
 	if !f.Globals.Quiet {
-		fmt.Fprintf(f.IO.ErrOut, format+"\n", args...)
+		f.IO.Say(format, args...)
 	}
 }

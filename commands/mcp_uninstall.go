@@ -59,7 +59,7 @@ func runMCPUninstall(ctx context.Context, f *Factory, opts *mcpUninstallOptions)
 		}
 		return f.Printer().Print(output.View{JSON: doc, Raw: raw.String()})
 	}
-	var rows [][]string
+	var rows, text [][]string
 	for _, r := range results {
 		state := "unchanged"
 		switch {
@@ -69,6 +69,7 @@ func runMCPUninstall(ctx context.Context, f *Factory, opts *mcpUninstallOptions)
 			state = "removed"
 		}
 		rows = append(rows, []string{r.Agent, r.Scope, strings.Join(r.Entries, ", "), r.Path, state})
+		text = append(text, []string{r.Agent, r.Scope, strings.Join(r.Entries, ","), r.Path, state})
 	}
-	return f.Printer().Print(output.View{JSON: doc, Header: []string{"agent", "scope", "entries", "config", "state"}, Rows: rows})
+	return f.Printer().Print(output.View{JSON: doc, Header: []string{"agent", "scope", "entries", "config", "state"}, Rows: rows, TextRows: text})
 }

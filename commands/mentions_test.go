@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,6 +22,8 @@ type mentionChecker struct {
 func newMentionChecker() mentionChecker {
 	ios, _, _, _ := iostreams.Test()
 	m := mentionChecker{NewRoot(&Factory{IO: ios, Getenv: func(string) string { return "" }}), map[*cli.Command]*cli.Command{}}
+	// urfave adds `completions` (and help flags) when the tree first runs.
+	m.root.Run(context.Background(), []string{"loams", "version"})
 	var walk func(c *cli.Command)
 	walk = func(c *cli.Command) {
 		for _, s := range c.Commands {
@@ -110,13 +113,19 @@ func (m mentionChecker) check(text string, ctx *cli.Command) []string {
 // exist on the command reached) and their values. In prose (full=false)
 // it stops at the first word that is not a subcommand.
 func (m mentionChecker) mention(rest string, full bool) []string {
+	// A pipe, redirection or comment ends the loams command line.
+	for _, end := range []string{" | ", " > ", " >> ", " < ", ";", " && ", " #"} {
+		if i := strings.Index(rest, end); i >= 0 {
+			rest = rest[:i]
+		}
+	}
 	words := strings.Fields(rest)
 	cmd := m.root
 	var problems []string
 	i := 0
 	for ; i < len(words); i++ {
 		w := strings.TrimRight(words[i], ".,;:)'\"")
-		if strings.ContainsAny(w, "%<[") || w == "" {
+		if strings.ContainsAny(w, "%<[|…") || w == "" {
 			return problems // a format verb or placeholder: nothing to check beyond
 		}
 		if sub := cmd.Command(w); sub != nil {
@@ -202,6 +211,9 @@ func TestMentionChecker(t *testing.T) {
 		{"did you mean --tail?", stackLogs, true},
 		{"or pass --project-dir", stackLogs, true},
 		{"or pass --no-such-flag", nil, true},
+		{"`loams completions bash > ~/.bash_completion`", nil, false},
+		{"`loams stack list -o text | cut -f1`", nil, false},
+		{"`loams dev|standalone|cluster …`", nil, false},
 	}
 	for _, tt := range tests {
 		if got := m.check(tt.text, tt.ctx); len(got) > 0 != tt.bad {

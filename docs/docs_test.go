@@ -136,7 +136,7 @@ func TestErrorGuideCoversEveryCode(t *testing.T) {
 // A newcomer's questions put the right section first.
 func TestNewcomerQueries(t *testing.T) {
 	t.Parallel()
-	b := docsindex.Open(docs.FS, "test")
+	b := docsindex.Embedded("test")
 	for _, tc := range []struct{ query, wantURL string }{
 		{"qdrant port", "guides/engines/qdrant#qdrant-port-and-variables"},
 		{"LOAMS_API_KEY", "guides/env-and-secrets"},
@@ -145,7 +145,7 @@ func TestNewcomerQueries(t *testing.T) {
 		{"--wait-timeout", "guides/"},
 		{"claude code", "guides/mcp/claude-code"},
 	} {
-		res, err := b.Search(tc.query, 5)
+		res, err := b.Search(tc.query, 5, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

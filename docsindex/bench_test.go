@@ -3,8 +3,6 @@ package docsindex
 import (
 	"os"
 	"testing"
-
-	"loams.dev/cli/docs"
 )
 
 // BenchmarkBuildNode builds the index over the Node.js API docs (when the
@@ -28,7 +26,7 @@ func BenchmarkBuildNode(b *testing.B) {
 // walking the bundle, building the index and answering one query.
 func BenchmarkFirstSearch(b *testing.B) {
 	for b.Loop() {
-		if _, err := Open(docs.FS, "bench").Search("qdrant port", 5); err != nil {
+		if _, err := Embedded("bench").Search("qdrant port", 5, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -36,12 +34,12 @@ func BenchmarkFirstSearch(b *testing.B) {
 
 // BenchmarkSearch is a query on a built index.
 func BenchmarkSearch(b *testing.B) {
-	bundle := Open(docs.FS, "bench")
-	if _, err := bundle.Search("warm", 1); err != nil {
+	bundle := Embedded("bench")
+	if _, err := bundle.Search("warm", 1, 0); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := bundle.Search("port already in use", 5); err != nil {
+		if _, err := bundle.Search("port already in use", 5, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

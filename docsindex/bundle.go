@@ -1,6 +1,8 @@
 // Package docsindex searches the docs bundle (the guides and snippets
-// embedded in the binary, or a directory of Markdown) and serves snippets.
-// The index is built in memory on first use, never written to disk.
+// embedded in the binary, or a directory of Markdown), serves snippets, and
+// reads pages and sections whole. The embedded bundle's index is built by
+// `go generate` and embedded (prebuilt.go); any other tree is indexed in
+// memory on first use, never written to disk.
 package docsindex
 
 import (
@@ -12,16 +14,13 @@ import (
 	"sync"
 
 	"loams.dev/cli/docs"
-	"loams.dev/cli/internal/errs"
 )
 
-// resultCap bounds a search result, as every MCP result is bounded.
-const resultCap = 32 << 10
-
-// Bundle is a docs tree and, once built, its index.
+// Bundle is a docs tree and, once loaded, its index.
 type Bundle struct {
-	fsys    fs.FS
-	version string
+	fsys     fs.FS
+	version  string
+	embedded bool // fsys is docs.FS: the prebuilt index may serve it
 
 	once     sync.Once
 	index    *Index
@@ -33,113 +32,81 @@ type Bundle struct {
 // missing, e.g. a --docs-dir of plain Markdown). Nothing is read yet.
 func Open(fsys fs.FS, version string) *Bundle { return &Bundle{fsys: fsys, version: version} }
 
+// Embedded is the bundle inside the binary, served from the prebuilt index
+// (or, should the docs have changed since `go generate`, built on first use).
+func Embedded(version string) *Bundle {
+	return &Bundle{fsys: docs.FS, version: version, embedded: true}
+}
+
+// ForCLI is the bundle the CLI serves: a directory of Markdown when one is
+// given (--docs-dir, LOAMS_DOCS_DIR), else the docs embedded in the binary.
+func ForCLI(dir, version string) *Bundle {
+	if dir != "" {
+		return Open(os.DirFS(dir), version)
+	}
+	return Embedded(version)
+}
+
+// Version is the docs version: the binary's.
+func (b *Bundle) Version() string { return b.version }
+
 func (b *Bundle) load() error {
 	b.once.Do(func() {
-		var sections []Section
-		b.snippets = map[string]Snippet{}
-		b.err = fs.WalkDir(b.fsys, ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := fs.ReadFile(b.fsys, p)
-			if err != nil {
-				return err
-			}
-			switch {
-			case strings.HasPrefix(p, "snippets/"):
-				if s, ok := parseSnippet(p, string(data)); ok {
-					b.snippets[s.Engine+"/"+s.Language+"/"+s.Task] = s
-					sections = append(sections, snippetSection(s))
+		if b.embedded {
+			if data := prebuiltFor(b.fsys); data != "" {
+				if b.index, b.snippets, b.err = decode(data); b.err == nil {
+					return
 				}
-			case strings.HasSuffix(p, ".md"):
-				sections = append(sections, splitSections(p, string(data))...)
 			}
-			return nil
-		})
+		}
+		sections, snippets, err := walk(b.fsys)
+		if err != nil {
+			b.err = err
+			return
+		}
 		b.index = Build(sections)
+		b.snippets = map[string]Snippet{}
+		for _, s := range snippets {
+			b.snippets[s.key()] = s
+		}
 	})
 	return b.err
 }
 
-// Result is one search hit as search_docs returns it.
-type Result struct {
-	Title   string  `json:"title"`
-	Path    string  `json:"path"`
-	Section string  `json:"section"`
-	Excerpt string  `json:"excerpt"`
-	URL     string  `json:"url"`
-	Score   float64 `json:"score"`
-}
-
-// SearchResult is search_docs' and `loams docs search`'s answer.
-type SearchResult struct {
-	DocsVersion string   `json:"docs_version"`
-	Results     []Result `json:"results"`
-	Hint        string   `json:"hint,omitempty"`
-	Truncated   bool     `json:"truncated,omitempty"`
-}
-
-// Truncate drops the last result, so the MCP framework can fit the cap.
-func (r *SearchResult) Truncate() bool {
-	if len(r.Results) == 0 {
-		return false
-	}
-	r.Results, r.Truncated = r.Results[:len(r.Results)-1], true
-	return true
-}
-
-// Search ranks the bundle's sections for query.
-func (b *Bundle) Search(query string, limit int) (*SearchResult, error) {
-	if err := b.load(); err != nil {
-		return nil, err
-	}
-	res := &SearchResult{DocsVersion: b.version, Results: []Result{}}
-	size := 0
-	for _, h := range b.index.Search(query, limit) {
-		s := h.Section
-		r := Result{Title: s.Title(), Path: s.Path, Section: strings.Join(s.TitlePath, " › "),
-			Excerpt: excerpt(s.Body, h.Terms), URL: docURL(s.Path, s.Anchor), Score: float64(int(h.Score*1000)) / 1000}
-		if size += len(r.Excerpt) + len(r.Section) + 200; size > resultCap {
-			res.Truncated = true
-			break
+// walk reads a docs tree into sections (guides by heading, one per
+// snippet) and snippets, in file order.
+func walk(fsys fs.FS) ([]Section, []Snippet, error) {
+	var sections []Section
+	var snippets []Snippet
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !indexed(p) {
+			return err
 		}
-		res.Results = append(res.Results, r)
-	}
-	if len(res.Results) == 0 {
-		res.Hint = "nothing matched; try fewer or other words (an engine, a variable name, an error code), or get_sdk_snippet for code"
-	}
-	return res, nil
-}
-
-// Snippet returns one snippet; an unknown combination lists what exists.
-func (b *Bundle) Snippet(engine, language, task string) (*Snippet, error) {
-	if err := b.load(); err != nil {
-		return nil, err
-	}
-	if task == "" {
-		task = "connect"
-	}
-	s, ok := b.snippets[engine+"/"+language+"/"+task]
-	if !ok {
-		var same []string
-		for _, c := range combos(b.snippets) {
-			if strings.HasPrefix(c, engine+"/"+language+"/") {
-				same = append(same, strings.TrimPrefix(c, engine+"/"+language+"/"))
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case strings.HasPrefix(p, "snippets/"):
+			if s, ok := parseSnippet(p, string(data)); ok {
+				s.doc = len(sections)
+				snippets = append(snippets, s)
+				sections = append(sections, snippetSection(s))
 			}
+		case strings.HasSuffix(p, ".md"):
+			sections = append(sections, splitSections(p, string(data))...)
 		}
-		hint := "available: " + strings.Join(combos(b.snippets), ", ")
-		if len(same) > 0 {
-			hint = "tasks for " + engine + "/" + language + ": " + strings.Join(same, ", ")
-		}
-		return nil, errs.New(errs.SnippetNotFound, hint, "no %s snippet for %s in %s", task, engine, language).
-			With("engine", engine).With("language", language).With("task", task)
-	}
-	return &s, nil
+		return nil
+	})
+	return sections, snippets, err
 }
+
+// indexed reports whether the index reads a file: snippets and Markdown.
+func indexed(p string) bool { return strings.HasPrefix(p, "snippets/") || strings.HasSuffix(p, ".md") }
 
 // Enums are the engines, languages and tasks that have snippets, for the
 // get_sdk_snippet schema. They come from file names alone, so listing the
-// tools never builds the index.
+// tools never loads the index.
 func (b *Bundle) Enums() (engines, languages, tasks []string) {
 	paths, _ := fs.Glob(b.fsys, "snippets/*/*/*")
 	for _, p := range paths {
@@ -162,20 +129,6 @@ func (b *Bundle) Snippets() ([]Snippet, error) {
 	return out, nil
 }
 
-func sortedUniq(s []string) []string {
-	slices.Sort(s)
-	return slices.Compact(s)
-}
-
-// ForCLI is the bundle the CLI serves: a directory of Markdown when one is
-// given (--docs-dir, LOAMS_DOCS_DIR), else the docs embedded in the binary.
-func ForCLI(dir, version string) *Bundle {
-	if dir != "" {
-		return Open(os.DirFS(dir), version)
-	}
-	return Open(docs.FS, version)
-}
-
 // Sections returns every section of the bundle (guides and snippets), the
 // corpus the index is built from; the benchmark indexes the same ones.
 func (b *Bundle) Sections() ([]Section, error) {
@@ -187,4 +140,9 @@ func (b *Bundle) Sections() ([]Section, error) {
 		out[i] = d.sec
 	}
 	return out, nil
+}
+
+func sortedUniq(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
 }

@@ -8,10 +8,11 @@ import (
 // excerptLen is the most text a result shows of its section.
 const excerptLen = 300
 
-// excerpt is up to 300 characters of body around the first place where a
-// query word (or its stem) appears, cut on word boundaries.
+// excerpt is up to 300 characters of body, as plain text, around the
+// first place where a query word (or its stem) appears, cut on word
+// boundaries.
 func excerpt(body string, words []string) string {
-	text := strings.Join(strings.Fields(body), " ")
+	text := plainText(body)
 	if len(text) <= excerptLen {
 		return text
 	}
@@ -54,4 +55,30 @@ func excerpt(body string, words []string) string {
 		out += "…"
 	}
 	return out
+}
+
+// plainText flattens Markdown to one line of prose for an excerpt: fences,
+// table rules, heading marks, emphasis and backticks go; table cells are
+// separated by " · ". Code keeps its words, minus the fence.
+func plainText(md string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(md, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "```"), strings.Trim(t, "|-: ") == "" && strings.Contains(t, "-"):
+			continue
+		case strings.HasPrefix(t, "|"):
+			cells := strings.Split(strings.Trim(t, "|"), "|")
+			for i := range cells {
+				cells[i] = strings.TrimSpace(cells[i])
+			}
+			t = strings.Join(cells, " · ")
+		case strings.HasPrefix(t, "#"):
+			t = strings.TrimLeft(t, "# ")
+		}
+		t = strings.NewReplacer("`", "", "**", "", "__", "").Replace(t)
+		b.WriteString(t)
+		b.WriteByte(' ')
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }

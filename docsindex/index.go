@@ -22,10 +22,14 @@ const (
 
 // Index is an in-memory BM25F index over sections: postings per term with
 // the term's frequency in each field.
+//
+// The vocabulary is a sorted slice with the postings beside it, not a map:
+// the prebuilt index of the embedded bundle (prebuilt.go) is loaded by
+// slicing one string, with no hashing of thousands of terms at start.
 type Index struct {
 	docs     []doc
-	postings map[string][]posting
-	terms    []string // sorted vocabulary, for prefix matches
+	terms    []string    // sorted vocabulary, for lookups and prefix matches
+	postings [][]posting // postings[i] are terms[i]'s
 	avgTitle float64
 	avgBody  float64
 }
@@ -44,7 +48,8 @@ type posting struct {
 
 // Build indexes sections; it is cheap enough to run on first search.
 func Build(sections []Section) *Index {
-	ix := &Index{postings: map[string][]posting{}}
+	ix := &Index{}
+	postings := map[string][]posting{}
 	var sumTitle, sumBody int
 	tk := tokenizer{}
 	for i, s := range sections {
@@ -64,7 +69,7 @@ func Build(sections []Section) *Index {
 			counts[t].body++
 		}
 		for t, p := range counts {
-			ix.postings[t] = append(ix.postings[t], *p)
+			postings[t] = append(postings[t], *p)
 		}
 		ix.docs = append(ix.docs, doc{sec: s, titleLen: len(tt), bodyLen: len(bt), lowerText: strings.ToLower(title + "\n" + s.Body)})
 		sumTitle += len(tt)
@@ -73,11 +78,23 @@ func Build(sections []Section) *Index {
 	if n := float64(len(sections)); n > 0 {
 		ix.avgTitle, ix.avgBody = float64(sumTitle)/n, float64(sumBody)/n
 	}
-	for t := range ix.postings {
+	for t := range postings {
 		ix.terms = append(ix.terms, t)
 	}
 	sort.Strings(ix.terms)
+	ix.postings = make([][]posting, len(ix.terms))
+	for i, t := range ix.terms {
+		ix.postings[i] = postings[t]
+	}
 	return ix
+}
+
+// lookup returns a term's postings, nil when the docs never use it.
+func (ix *Index) lookup(term string) []posting {
+	if i, ok := slices.BinarySearch(ix.terms, term); ok {
+		return ix.postings[i]
+	}
+	return nil
 }
 
 // Hit is one scored section.
@@ -98,7 +115,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	inTitle := map[int32]int{} // query words found in the section's title path
 	for _, qt := range qterms {
 		expansions := map[string]float64{qt: 1}
-		if _, exact := ix.postings[qt]; !exact { // a word the docs never use may be the start of one they do
+		if ix.lookup(qt) == nil { // a word the docs never use may be the start of one they do
 			for _, t := range ix.withPrefix(qt) {
 				if t != qt {
 					expansions[t] = max(expansions[t], prefixScale)
@@ -107,7 +124,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 		seen := map[int32]bool{}
 		for term, scale := range expansions {
-			ps := ix.postings[term]
+			ps := ix.lookup(term)
 			idf := math.Log(1 + (float64(len(ix.docs))-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 			for _, p := range ps {
 				d := ix.docs[p.doc]

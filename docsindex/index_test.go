@@ -63,7 +63,7 @@ func TestSearchFindsCodeFormsWholeAndByParts(t *testing.T) {
 		{"query_points", "snippets/qdrant/python/search.py", ""},
 	}
 	for _, tt := range tests {
-		res, err := b.Search(tt.query, 5)
+		res, err := b.Search(tt.query, 5, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestSearchFindsCodeFormsWholeAndByParts(t *testing.T) {
 			t.Errorf("%q: top result %s (%s), want %s (%s)", tt.query, top.Path, top.Section, tt.wantPath, tt.wantSection)
 		}
 	}
-	res, _ := b.Search("kubernetes helm", 5)
+	res, _ := b.Search("kubernetes helm", 5, 0)
 	if len(res.Results) != 0 || res.Hint == "" {
 		t.Errorf("a query matching nothing: %+v, want no results and a hint", res)
 	}
@@ -84,11 +84,11 @@ func TestSearchFindsCodeFormsWholeAndByParts(t *testing.T) {
 
 func TestExcerptIsShortAroundTheMatchOnWordBoundaries(t *testing.T) {
 	t.Parallel()
-	res, err := Open(testDocs, "test").Search("needle", 1)
+	res, err := Open(testDocs, "test").Search("needle", 1, 0)
 	if err != nil || len(res.Results) != 1 {
 		t.Fatalf("needle: %+v %v", res, err)
 	}
-	ex := res.Results[0].Excerpt
+	ex := res.Results[0].Summary()
 	if !strings.Contains(ex, "needle") {
 		t.Errorf("excerpt misses the match: %q", ex)
 	}

@@ -3,7 +3,9 @@ package docsindex
 import (
 	"bufio"
 	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Section is the unit of retrieval: a heading and its body up to the next
@@ -11,6 +13,7 @@ import (
 type Section struct {
 	Path      string   // guides/stacks.md
 	Anchor    string   // port-conflicts
+	Level     int      // the heading's level (## is 2); 0 before the first heading and for snippets
 	TitlePath []string // Stacks › Ports › Port conflicts
 	Body      string
 }
@@ -18,7 +21,9 @@ type Section struct {
 // Title is the page's title (its first heading).
 func (s Section) Title() string { return s.TitlePath[0] }
 
-var headingRE = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
+// headingRE is compiled on first use: package-level regexps cost every
+// process at start, `loams version` and `mcp serve` included.
+var headingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`) })
 
 // splitSections cuts one Markdown page into sections. Text before the first
 // heading belongs to a section titled after the file. Headings inside code
@@ -26,6 +31,7 @@ var headingRE = regexp.MustCompile(`^(#{1,6})\s+(.+?)\s*#*\s*$`)
 func splitSections(path, src string) []Section {
 	var out []Section
 	var stack []string // titles by level
+	anchors := map[string]int{}
 	cur := &Section{Path: path, TitlePath: []string{titleFromPath(path)}}
 	var body strings.Builder
 	inFence := false
@@ -43,7 +49,7 @@ func splitSections(path, src string) []Section {
 		if strings.HasPrefix(strings.TrimSpace(line), "```") {
 			inFence = !inFence
 		}
-		m := headingRE.FindStringSubmatch(line)
+		m := headingRE().FindStringSubmatch(line)
 		if inFence || m == nil {
 			body.WriteString(line)
 			body.WriteByte('\n')
@@ -65,7 +71,16 @@ func splitSections(path, src string) []Section {
 				tp = append(tp, t)
 			}
 		}
-		cur = &Section{Path: path, Anchor: anchor(title), TitlePath: tp}
+		// A repeated heading gets -1, -2… as on GitHub, so every anchor
+		// names one section.
+		a := anchor(title)
+		if n := anchors[a]; n > 0 {
+			anchors[a] = n + 1
+			a += "-" + strconv.Itoa(n)
+		} else {
+			anchors[a] = 1
+		}
+		cur = &Section{Path: path, Anchor: a, Level: level, TitlePath: tp}
 	}
 	emit()
 	return out
@@ -90,4 +105,34 @@ func titleFromPath(path string) string {
 	base := path[strings.LastIndex(path, "/")+1:]
 	base = strings.TrimSuffix(base, ".md")
 	return strings.ReplaceAll(base, "-", " ")
+}
+
+// URI names the section as an MCP resource: loams://docs/<path>#<anchor>.
+func (s Section) URI() string {
+	if s.Anchor == "" {
+		return URIPrefix + s.Path
+	}
+	return URIPrefix + s.Path + "#" + s.Anchor
+}
+
+// Markdown is the section as a reader gets it: its heading and body with
+// line breaks and code fences intact; a snippet is one fenced block.
+func (s Section) Markdown() string {
+	if lang, ok := snippetLanguage(s.Path); ok {
+		return "```" + lang + "\n" + strings.TrimRight(s.Body, "\n") + "\n```\n"
+	}
+	if s.Level == 0 {
+		return s.Body + "\n"
+	}
+	return strings.Repeat("#", s.Level) + " " + s.TitlePath[len(s.TitlePath)-1] + "\n\n" + s.Body + "\n"
+}
+
+// snippetLanguage is the language directory of a snippet path
+// (snippets/<engine>/<language>/<task>.<ext>), the code fence's info string.
+func snippetLanguage(p string) (string, bool) {
+	parts := strings.Split(p, "/")
+	if len(parts) != 4 || parts[0] != "snippets" {
+		return "", false
+	}
+	return parts[2], true
 }

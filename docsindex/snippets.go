@@ -17,7 +17,11 @@ type Snippet struct {
 	DocURL   string   `json:"doc_url"`
 	Doc      string   `json:"-"` // the guide it belongs to (front matter `doc:`)
 	Path     string   `json:"-"`
+
+	doc int // its section's number in the index
 }
+
+func (s Snippet) key() string { return s.Engine + "/" + s.Language + "/" + s.Task }
 
 // parseSnippet reads the path and the front matter: the leading comment
 // lines `packages:`, `env:` and `doc:` (after a //go:build line in Go).

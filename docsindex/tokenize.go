@@ -2,6 +2,7 @@ package docsindex
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/blevesearch/snowballstem"
@@ -27,7 +28,7 @@ func (tk tokenizer) tokens(text string) []string {
 			continue
 		}
 		if plainWord(trimmed) { // the common case: no parts to find
-			if w := strings.ToLower(trimmed); !stopWords[w] {
+			if w := strings.ToLower(trimmed); !stopWords()[w] {
 				out = append(out, tk.stem(w))
 			}
 			continue
@@ -39,7 +40,7 @@ func (tk tokenizer) tokens(text string) []string {
 		}
 		for _, p := range parts {
 			p = strings.ToLower(p)
-			if p == "" || stopWords[p] {
+			if p == "" || stopWords()[p] {
 				continue
 			}
 			out = append(out, tk.stem(p))
@@ -129,7 +130,8 @@ func stem(word string) string {
 }
 
 // stopWords are dropped from text and queries: they carry no meaning here.
-var stopWords = func() map[string]bool {
+// The set is made on first use, not at every process start.
+var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an and are as at be but by for from has have how i if in into is it its
 		of on or so such that the their then there these they this to was we what when where which while who
@@ -137,4 +139,4 @@ var stopWords = func() map[string]bool {
 		m[w] = true
 	}
 	return m
-}()
+})

@@ -19,11 +19,8 @@ import (
 	"loams.dev/cli/secret"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+// TestMain fails the run when a process a test started outlives it.
+func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
 
 const testKey = "loams_k3f9a0b1c2d3_AbCdEfGhIjKlMnOpQrStUvWxYz012345"
 

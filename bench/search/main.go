@@ -79,21 +79,26 @@ func key(s docsindex.Section) string {
 func main() {
 	nodeDir := flag.String("node", "/usr/share/doc/nodejs/api", "Node.js API docs (*.md or *.md.gz)")
 	rounds := flag.Int("rounds", 20, "times each query runs for the latency figures")
+	withBleve := flag.Bool("bleve", true, "run bleve beside our index (false: ours only, for quick ranking checks)")
 	flag.Parse()
 	bundle, err := docsindex.Open(docs.FS, "bench").Sections()
 	check(err)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "corpus\tsections\tqueries\tengine\tbuild\tp50\tp99\theap\tMRR@10\trecall@5\t")
-	run(tw, "bundle", bundle, readQueries("queries-bundle.tsv"), *rounds)
+	engines := []string{"loams", "bleve"}
+	if !*withBleve {
+		engines = engines[:1]
+	}
+	run(tw, "bundle", bundle, readQueries("queries-bundle.tsv"), *rounds, engines)
 	if node, err := nodeSections(*nodeDir); err == nil && len(node) > 0 {
-		run(tw, "node-api", node, readQueries("queries-node.tsv"), *rounds)
+		run(tw, "node-api", node, readQueries("queries-node.tsv"), *rounds, engines)
 	} else {
 		fmt.Fprintf(os.Stderr, "skipping the Node.js corpus: %v (apt-get install nodejs-doc)\n", err)
 	}
 	tw.Flush()
 }
 
-func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelled, rounds int) {
+func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelled, rounds int, engines []string) {
 	for _, q := range qs { // a label that names no section would score as a miss for both engines
 		for _, w := range q.want {
 			if !slices.ContainsFunc(sections, func(s docsindex.Section) bool { return matches(s, []string{w}) }) {
@@ -101,7 +106,7 @@ func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelle
 			}
 		}
 	}
-	for _, name := range []string{"loams", "bleve"} {
+	for _, name := range engines {
 		runtime.GC()
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)

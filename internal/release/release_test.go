@@ -14,11 +14,8 @@ import (
 	"loams.dev/cli/internal/testbin"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+// TestMain fails the run when a process a test started outlives it.
+func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
 
 // A bundle built from the real binary unpacks to a 0.3 manifest whose
 // mcp_config starts a server answering tools/list; server.json over the
