@@ -56,7 +56,10 @@ func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) e
 		Description: describe("dotenv and shell output contain the real API key (you asked for it);\n"+
 			"json output redacts it. --write replaces a file atomically (mode 0600) and adds it to\n"+
 			".gitignore when needed; --merge replaces the loams block in a file you own and keeps\n"+
-			"every other byte. Relative paths are taken from the project directory.",
+			"every other byte (the file is git-ignored and made 0600 too). A file that would hold the\n"+
+			"key is refused when git tracks it (file_tracked), a tool runs it (.envrc: forbidden) or\n"+
+			"it is read-only (forbidden); then nothing is written. Relative paths are taken from the\n"+
+			"project directory.",
 			"loams env export --write .env.loams", "loams env export --stack dev --merge .env",
 			"eval \"$(loams env export --format shell)\"", "loams env export --output json"),
 		Flags: []cli.Flag{

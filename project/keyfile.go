@@ -55,7 +55,7 @@ func CheckKeyFile(ctx context.Context, given, real string) error {
 	}
 	if Tracked(ctx, filepath.Dir(real), filepath.Base(real)) {
 		return errs.New(errs.FileTracked,
-			fmt.Sprintf("write the key to a git-ignored file such as .env.loams, or stop tracking it: `git rm --cached %s` and add it to .gitignore", given),
+			fmt.Sprintf("write the key to a git-ignored file such as .env.loams (the default), or stop tracking %s in git (keep it on disk) and add it to .gitignore", given),
 			"`%s` is committed; the key would be too", given).With("path", given)
 	}
 	return nil
