@@ -93,8 +93,9 @@ func (s *Server) mcpServer() *mcp.Server {
 		Logger:       s.log,
 		// Only tools, and no listChanged: the list is fixed for the life of
 		// the process. Empty resources and prompts lists are still answered.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 	})
+	s.addDocsResources(srv)
 	for _, t := range s.tools() {
 		srv.AddTool(t.def, t.handle)
 	}
