@@ -106,6 +106,8 @@ func TestCanaryNeverLeaks(t *testing.T) {
 		commands++
 	}
 
+	seen.WriteString(crashWithKey(t, env, project, h, canary))
+
 	for _, log := range []string{h.MCPLog(), filepath.Join(h.Stack("dev"), "logs", "server.log")} {
 		data, err := os.ReadFile(log)
 		if err != nil {

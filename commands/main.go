@@ -13,6 +13,7 @@ import (
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/iostreams"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/internal/redact"
 )
 
 // Main runs loams with the process's arguments and returns its exit code.
@@ -43,6 +44,10 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 	if err == nil {
 		return 0
 	}
+	var silent silentExit
+	if errors.As(err, &silent) {
+		return int(silent)
+	}
 	if interrupted != nil {
 		select {
 		case <-interrupted:
@@ -54,6 +59,12 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 	renderError(f, args, e)
 	return e.ExitCode()
 }
+
+// silentExit ends the process with its code and prints nothing: `mcp
+// serve` stopped by Ctrl-C has nothing to report (130, no error line).
+type silentExit int
+
+func (s silentExit) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
 
 // classify turns urfave's plain usage errors into our usage code.
 func classify(err error) *errs.Error {
@@ -77,9 +88,10 @@ func renderError(f *Factory, args []string, e *errs.Error) {
 		output.WriteJSON(f.IO.ErrOut, map[string]any{"error": e.Object()})
 		return
 	}
-	fmt.Fprintf(f.IO.ErrOut, "error: %s\n", e.Message)
+	w := redact.Writer{W: f.IO.ErrOut}
+	fmt.Fprintf(w, "error: %s\n", e.Message)
 	if e.Hint != "" {
-		fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", e.Hint)
+		fmt.Fprintf(w, "hint: %s\n", e.Hint)
 	}
 }
 

@@ -2,11 +2,15 @@ package commands
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/internal/buildinfo"
+	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/mcpserve"
 )
 
@@ -56,11 +60,33 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 	return srv, closeFn, nil
 }
 
+// ttyGreeting is for a person who ran `loams mcp serve` by hand.
+const ttyGreeting = "loams mcp serve: the MCP server that coding agents start themselves (JSON-RPC on stdin/stdout); " +
+	"register it with `loams mcp install --agent AGENT`. Press Ctrl-D to quit."
+
 func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 	srv, closeFn, err := f.mcpServer(opts)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	return srv.Serve(ctx, f.IO.In, f.IO.Out)
+	// A client that closes our stdout gets EPIPE on the next write instead
+	// of killing us with SIGPIPE: the server logs it and stops.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	// SIGINT and SIGTERM both cancel ctx (Main); only SIGINT exits 130.
+	sigint := make(chan os.Signal, 1)
+	signal.Notify(sigint, os.Interrupt)
+	defer signal.Stop(sigint)
+	if f.IO.StdinTTY {
+		fmt.Fprintln(f.IO.ErrOut, ttyGreeting)
+	}
+	if err := srv.Serve(ctx, f.IO.In, f.IO.Out); err != nil {
+		return err
+	}
+	select {
+	case <-sigint:
+		return silentExit(errs.Interrupted.ExitCode())
+	default:
+		return nil
+	}
 }

@@ -152,17 +152,19 @@ func TestRawLines(t *testing.T) {
 			t.Errorf("id %s: want a result, got %+v", id, m)
 		}
 	}
-	var schemaErr struct {
-		IsError           bool              `json:"isError"`
-		StructuredContent map[string]string `json:"structuredContent"`
+	var extra struct {
+		IsError bool                `json:"isError"`
+		Meta    map[string][]string `json:"_meta"`
 	}
-	_ = json.Unmarshal(got["4"].Result, &schemaErr)
-	if !schemaErr.IsError || schemaErr.StructuredContent["error"] != "usage" || !strings.Contains(schemaErr.StructuredContent["message"], "bogus") {
-		t.Errorf("schema failure: want an isError result with code usage naming the field, got %s", got["4"].Result)
+	_ = json.Unmarshal(got["4"].Result, &extra)
+	if extra.IsError || len(extra.Meta["loams/ignored_arguments"]) != 1 || extra.Meta["loams/ignored_arguments"][0] != "bogus" {
+		t.Errorf("an unknown argument: want a result naming it as ignored, got %s", got["4"].Result)
 	}
-	for _, l := range []string{"resources", "resourceTemplates", "prompts"} {
-		if !strings.Contains(string(got["8"].Result)+string(got["9"].Result)+string(got["10"].Result), `"`+l+`":[]`) {
-			t.Errorf("want an empty %s list", l)
+	// Prompts: an empty list. Resources: the docs (resources_test.go).
+	lists := string(got["8"].Result) + string(got["9"].Result) + string(got["10"].Result)
+	for _, l := range []string{`"prompts":[]`, `"resources":[{`, `"resourceTemplates":[{`} {
+		if !strings.Contains(lists, l) {
+			t.Errorf("want %s in the lists", l)
 		}
 	}
 	if len(got) != 12 { // 1..12 minus 6, plus the null-id errors
@@ -224,8 +226,8 @@ func TestHandshakeVersions(t *testing.T) {
 		if res.ServerInfo.Name != "loams" || res.ServerInfo.Title != "Loams" {
 			t.Errorf("serverInfo: %+v", res.ServerInfo)
 		}
-		if len(res.Capabilities) != 1 || string(res.Capabilities["tools"]) != "{}" {
-			t.Errorf("capabilities must be tools only, without listChanged: %s", got["1"].Result)
+		if len(res.Capabilities) != 2 || string(res.Capabilities["tools"]) != "{}" || string(res.Capabilities["resources"]) != "{}" {
+			t.Errorf("capabilities must be tools and resources, without listChanged: %s", got["1"].Result)
 		}
 	}
 }
@@ -315,7 +317,11 @@ func TestGoSDKClient(t *testing.T) {
 			if json.Unmarshal(data, &info); info.OutputSchema != 1 || info.Version == "" {
 				t.Errorf("loams_info: %s", data)
 			}
-			bad, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "loams_info", Arguments: map[string]any{"nope": 1}})
+			extra, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "loams_info", Arguments: map[string]any{"nope": 1}})
+			if err != nil || extra.IsError || extra.Meta["loams/ignored_arguments"] == nil {
+				t.Errorf("an unknown argument: want a result naming it as ignored, got %v %+v", err, extra)
+			}
+			bad, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "stack_status", Arguments: map[string]any{"name": 5}})
 			if err != nil || !bad.IsError {
 				t.Errorf("bad arguments: want an isError result, got %v %+v", err, bad)
 			}

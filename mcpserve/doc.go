@@ -2,8 +2,14 @@
 // official Go SDK, that offers coding agents eight fixed tools.
 //
 // The SDK speaks both protocol generations (the initialize handshake and the
-// stateless 2026-07-28 revision); lineconn.go replaces its stdio framing,
-// which exits on a line that is not JSON and drops answers at EOF.
+// stateless 2026-07-28 revision). Between it and stdio sits front.go, a
+// strict JSON-RPC layer: it frames lines, checks every message (message.go),
+// answers malformed ones itself, and forwards valid requests to the SDK
+// under ids of its own, so every client id is answered exactly once, byte
+// for byte (answer.go writes the answers, redacted). Old-handshake and
+// 2026-07-28 requests go to two SDK sessions (sdkconn.go). Tool arguments
+// are decoded liberally (args.go): unknown ones ignored and named in
+// _meta["loams/ignored_arguments"], exact strings converted.
 //
 // # Adding a tool
 //

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+
+	"loams.dev/cli/internal/redact"
 )
 
 // logRotateAt is the size at which mcp.log is moved to mcp.log.1 when a
@@ -50,14 +52,40 @@ func (h fanout) Enabled(ctx context.Context, l slog.Level) bool {
 	return false
 }
 
+// Handle writes r, with every known secret redacted, to each handler.
 func (h fanout) Handle(ctx context.Context, r slog.Record) error {
+	clean := slog.NewRecord(r.Time, r.Level, redact.String(r.Message), r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Value.Kind() == slog.KindString {
+			a.Value = slog.StringValue(redact.String(a.Value.String()))
+		}
+		clean.AddAttrs(a)
+		return true
+	})
 	for _, x := range h {
-		if x.Enabled(ctx, r.Level) {
-			_ = x.Handle(ctx, r.Clone())
+		if x.Enabled(ctx, clean.Level) {
+			_ = x.Handle(ctx, clean.Clone())
 		}
 	}
 	return nil
 }
+
+// demoted logs every record at info at most: for the SDK's own lines.
+func demoted(l *slog.Logger) *slog.Logger { return slog.New(demote{l.Handler()}) }
+
+type demote struct{ slog.Handler }
+
+func (d demote) Enabled(ctx context.Context, l slog.Level) bool {
+	return d.Handler.Enabled(ctx, min(l, slog.LevelInfo))
+}
+
+func (d demote) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = min(r.Level, slog.LevelInfo)
+	return d.Handler.Handle(ctx, r)
+}
+
+func (d demote) WithAttrs(attrs []slog.Attr) slog.Handler { return demote{d.Handler.WithAttrs(attrs)} }
+func (d demote) WithGroup(name string) slog.Handler       { return demote{d.Handler.WithGroup(name)} }
 
 func (h fanout) WithAttrs(attrs []slog.Attr) slog.Handler {
 	out := make(fanout, len(h))

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,10 +19,6 @@ import (
 // resourcePageSize is how many docs pages one resources/list answer holds;
 // the bundle has about a hundred, so a client pages at least once.
 const resourcePageSize = 50
-
-// resourceTTL is how long a 2026-07-28 client may keep a docs list or page:
-// the docs are fixed per binary.
-const resourceTTL = int(24 * time.Hour / time.Millisecond)
 
 // docsTemplate names every guide and snippet, and with #anchor a section.
 var docsTemplate = &mcp.ResourceTemplate{
@@ -76,7 +71,7 @@ func (s *Server) listDocsResources(p *mcp.ListResourcesParams) (*mcp.ListResourc
 	}
 	to := min(from+resourcePageSize, len(pages))
 	res := &mcp.ListResourcesResult{Resources: make([]*mcp.Resource, 0, to-from)}
-	res.TTLMs, res.CacheScope = resourceTTL, "public"
+	res.TTLMs, res.CacheScope = listTTL, "public"
 	for _, pg := range pages[from:to] {
 		res.Resources = append(res.Resources, &mcp.Resource{URI: pg.URI, Name: pg.Path, Title: pg.Title, MIMEType: pg.MIMEType, Size: int64(pg.Size)})
 	}
@@ -104,7 +99,7 @@ func (s *Server) readDocsResource(uri string) (*mcp.ReadResourceResult, error) {
 		return nil, err
 	}
 	res := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: doc.URI, MIMEType: doc.MIMEType, Text: doc.Text}}}
-	res.TTLMs, res.CacheScope = resourceTTL, "public"
+	res.TTLMs, res.CacheScope = listTTL, "public"
 	return res, nil
 }
 

@@ -27,7 +27,7 @@ func docsFiles(t *testing.T) int {
 func TestDocsResources(t *testing.T) {
 	t.Parallel()
 	for _, stateless := range []bool{false, true} {
-		s := startServe(t, t.TempDir())
+		s := startSession(t, t.TempDir())
 		s.stateless = stateless
 		if !stateless {
 			init := s.request("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},

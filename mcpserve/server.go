@@ -3,7 +3,6 @@ package mcpserve
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"io"
 	"log/slog"
 	"sync"
@@ -43,6 +42,11 @@ type Server struct {
 	opts Options
 	log  *slog.Logger
 
+	// stopping is cancelled on SIGTERM/SIGINT or a closed stdout: every
+	// tool call in flight stops its work and answers "interrupted".
+	stopping  context.Context
+	stopTools context.CancelFunc
+
 	docsOnce   sync.Once
 	docsBundle *docsindex.Bundle
 
@@ -60,7 +64,8 @@ func New(opts Options) (*Server, func()) {
 		opts.Stderr = io.Discard
 	}
 	log, closeLog := newLogger(opts.Stderr, opts.Home.MCPLog())
-	return &Server{opts: opts, log: log}, closeLog
+	stopping, stopTools := context.WithCancel(context.Background())
+	return &Server{opts: opts, log: log, stopping: stopping, stopTools: stopTools}, closeLog
 }
 
 // Tools is the fixed tool list, in the order tools/list returns it.
@@ -90,30 +95,91 @@ func (s *Server) tools() []tool {
 func (s *Server) mcpServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "loams", Title: "Loams", Version: s.opts.Build.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       s.log,
-		// Only tools, and no listChanged: the list is fixed for the life of
-		// the process. Empty resources and prompts lists are still answered.
+		// The SDK logs a client's mistakes (a duplicate initialize, ping
+		// under 2026-07-28) at error level; they are the client's, and the
+		// front logs each request's outcome, so its lines go to mcp.log only.
+		Logger: demoted(s.log),
+		// Tools and resources (the docs), neither with listChanged: both
+		// are fixed for the life of the process.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
+		// The lists are fixed per binary: 2026-07-28 clients may cache them
+		// for a day. The front drops both fields for older revisions.
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+			c.TTLMs, c.CacheScope = listTTL, "public"
+		},
 	})
 	s.addDocsResources(srv)
 	for _, t := range s.tools() {
-		srv.AddTool(t.def, t.handle)
+		srv.AddTool(t.def, s.stoppable(t.handle))
 	}
 	return srv
 }
 
+// listTTL is how long a 2026-07-28 client may keep the tool list: a day.
+const listTTL = int(24 * time.Hour / time.Millisecond)
+
+// shutdownGrace is how long in-flight calls get to answer after a signal;
+// with the sessions' close it keeps the exit within the spec's 2 s.
+const shutdownGrace = 1500 * time.Millisecond
+
+// stoppable cancels a tool call when the server stops, and logs the
+// arguments a call carried that the tool ignored (their names only).
+func (s *Server) stoppable(h mcp.ToolHandler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(s.stopping, cancel)()
+		res, err := h(ctx, req)
+		if res != nil && res.Meta[ignoredKey] != nil {
+			s.log.Info("ignored arguments", "tool", req.Params.Name, "names", res.Meta[ignoredKey])
+		}
+		return res, err
+	}
+}
+
 // Serve speaks MCP on in/out until in ends (every request read is answered
-// first) or ctx is cancelled. Either is a clean exit.
+// first), ctx is cancelled (SIGTERM, SIGINT: work in flight is cancelled
+// and answered), or stdout closes. Each is a clean exit.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.log.Info("mcp serve start", "version", s.opts.Build.Version, "home", s.opts.Home.Dir)
-	err := s.mcpServer().Run(ctx, &lineTransport{in: in, out: out, log: s.log})
-	switch {
-	case err == nil, errors.Is(err, io.EOF), errors.Is(err, context.Canceled), errors.Is(err, mcp.ErrConnectionClosed):
-		s.log.Info("mcp serve end")
-		return nil
+	f := newFront(out, s.log)
+	srv := s.mcpServer()
+	var ended sync.WaitGroup
+	for _, sess := range f.sess {
+		ss, err := srv.Connect(context.Background(), sess, nil)
+		if err != nil {
+			return err
+		}
+		ended.Add(1)
+		go func() { defer ended.Done(); _ = ss.Wait() }()
 	}
-	s.log.Error("mcp serve failed", "error", err)
-	return err
+	go f.readLoop(in)
+	reason := "end of input"
+	select {
+	case <-f.done:
+	case <-ctx.Done():
+		reason = "signal"
+	case <-f.stopped:
+		reason = "stdout closed"
+	}
+	if reason != "end of input" {
+		f.stop()
+		s.stopTools()
+		select {
+		case <-f.done:
+		case <-time.After(shutdownGrace):
+		}
+		f.abandon()
+	}
+	f.closeSessions()
+	sessionsEnded := make(chan struct{})
+	go func() { ended.Wait(); close(sessionsEnded) }()
+	select {
+	case <-sessionsEnded:
+	case <-time.After(300 * time.Millisecond): // a handler that ignores its context is left behind
+	}
+	s.log.Info("mcp serve end", "reason", reason)
+	return nil
 }
 
 // docs is the embedded bundle (or --docs-dir/LOAMS_DOCS_DIR); its index

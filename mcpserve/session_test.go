@@ -97,7 +97,7 @@ func (s *session) call(name string, args map[string]any) map[string]any {
 func TestAgentSession(t *testing.T) {
 	t.Parallel()
 	project := t.TempDir()
-	s := startServe(t, project)
+	s := startSession(t, project)
 	s.request("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "model", "version": "1"}})
 	s.in.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
@@ -152,10 +152,10 @@ func TestAgentSession(t *testing.T) {
 		s.calls, s.received, handshake, s.received-handshake)
 }
 
-// startServe runs `loams mcp serve` for project in a fresh LOAMS_HOME, the
+// startSession runs `loams mcp serve` for project in a fresh LOAMS_HOME, the
 // stand-in as the server binary; cleanup closes stdin, waits for the exit
 // and stops the stack "app" if one was made.
-func startServe(t *testing.T, project string) *session {
+func startSession(t *testing.T, project string) *session {
 	t.Helper()
 	home := t.TempDir()
 	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")

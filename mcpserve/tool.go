@@ -1,12 +1,10 @@
 package mcpserve
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,8 +37,8 @@ type truncatable interface{ Truncate() bool }
 
 // newTool infers the input schema from In (its `jsonschema` tags describe
 // every field), and wraps Run so that arguments are checked against the
-// schema, errors become isError results with a code and a hint, and the
-// result fits under the cap.
+// schema (liberally: see decodeArgs), errors become isError results with a
+// code and a hint, and the result fits under the cap.
 func newTool[In, Out any](spec toolSpec[In, Out]) tool {
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
@@ -50,7 +48,7 @@ func newTool[In, Out any](spec toolSpec[In, Out]) tool {
 	if spec.Schema != nil {
 		spec.Schema(schema)
 	}
-	resolved, err := schema.Resolve(nil)
+	args, err := newArgSchema(schema)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: schema: %v", spec.Name, err))
 	}
@@ -58,56 +56,21 @@ func newTool[In, Out any](spec toolSpec[In, Out]) tool {
 	ann.Title = spec.Title
 	def := &mcp.Tool{Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: schema, Annotations: &ann}
 	handle := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		in, err := decodeArgs[In](req.Params.Arguments, resolved)
-		if err != nil {
-			return failure(err), nil
+		in, ignored, err := decodeArgs[In](req.Params.Arguments, args)
+		res := failure(err)
+		if err == nil {
+			if out, err := spec.Run(ctx, in); err != nil {
+				res = failure(err)
+			} else {
+				res = success(out)
+			}
 		}
-		out, err := spec.Run(ctx, in)
-		if err != nil {
-			return failure(err), nil
+		if len(ignored) > 0 {
+			res.Meta = mcp.Meta{ignoredKey: ignored}
 		}
-		return success(out), nil
+		return res, nil
 	}
 	return tool{def: def, handle: handle}
-}
-
-// decodeArgs checks raw arguments against the schema (defaults applied) and
-// decodes them; a failure is a usage error that names the field.
-func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, error) {
-	var in In
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		raw = json.RawMessage("{}")
-	}
-	var generic map[string]any
-	if err := json.Unmarshal(raw, &generic); err != nil {
-		return in, errs.New(errs.Usage, "pass the arguments as a JSON object", "arguments are not a JSON object")
-	}
-	if err := schema.ApplyDefaults(&generic); err != nil {
-		return in, errs.New(errs.Usage, "check the tool's input schema", "invalid arguments: %v", err)
-	}
-	if err := schema.Validate(generic); err != nil {
-		return in, errs.New(errs.Usage, "check the tool's input schema in tools/list", "invalid arguments: %s", schemaMessage(err))
-	}
-	data, _ := json.Marshal(generic)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&in); err != nil {
-		return in, errs.New(errs.Usage, "check the tool's input schema in tools/list", "invalid arguments: %v", err)
-	}
-	return in, nil
-}
-
-// schemaMessage shortens the validator's nested "validating root: …" chain
-// to its last, most specific part.
-func schemaMessage(err error) string {
-	msg := err.Error()
-	msg = strings.ReplaceAll(msg, "validating root: ", "")
-	if i := strings.LastIndex(msg, "validating /properties/"); i >= 0 {
-		msg = msg[i+len("validating /properties/"):]
-		msg = strings.Replace(msg, ": ", " ", 1)
-		return "field " + msg
-	}
-	return msg
 }
 
 // toolError is the structured content of a failed call: what the model
@@ -120,6 +83,9 @@ type toolError struct {
 }
 
 func failure(err error) *mcp.CallToolResult {
+	if err == nil {
+		return nil
+	}
 	var e *errs.Error
 	switch {
 	case errors.As(err, &e):
@@ -130,8 +96,14 @@ func failure(err error) *mcp.CallToolResult {
 	default:
 		e = errs.As(err)
 	}
-	body := toolError{Error: string(e.Code), Message: e.Message, Hint: e.Hint, Details: e.Details}
+	// Messages can quote what the caller sent: keep them short, and drop
+	// details (a long log tail) rather than exceed the cap.
+	body := toolError{Error: string(e.Code), Message: clip(e.Message, 1000), Hint: clip(e.Hint, 1000), Details: e.Details}
 	res := structured(body)
+	if len(res.Content[0].(*mcp.TextContent).Text) > resultCap {
+		body.Details = map[string]any{"truncated": true}
+		res = structured(body)
+	}
 	res.IsError = true
 	return res
 }

@@ -33,7 +33,7 @@ func (f File) Get(_ context.Context, stack string) (Secret, error) {
 	if v == "" {
 		return Secret{}, ErrNotFound
 	}
-	return Secret{value: v}, nil
+	return New(v), nil
 }
 
 // Set creates the directory with 0700 and the file with 0600 before any byte

@@ -58,7 +58,7 @@ func (k *Keyring) Get(ctx context.Context, stack string) (Secret, error) {
 	if v == "" {
 		return Secret{}, ErrNotFound
 	}
-	return Secret{value: v}, nil
+	return New(v), nil
 }
 
 func (k *Keyring) Set(ctx context.Context, stack string, s Secret) error {

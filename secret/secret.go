@@ -9,18 +9,24 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+
+	"loams.dev/cli/internal/redact"
 )
 
 // Redacted is what every printing method of Secret shows.
-const Redacted = "<redacted>"
+const Redacted = redact.Placeholder
 
 // Secret is a secret value. Its printing and marshalling methods all show
 // Redacted; only Reveal returns the value, and only the dotenv writer and the
 // stores call it.
 type Secret struct{ value string }
 
-// New wraps a value read from a store.
-func New(value string) Secret { return Secret{value: value} }
+// New wraps a value read from a store, and makes it a known secret that
+// every writer of the process redacts (internal/redact).
+func New(value string) Secret {
+	redact.Add(value)
+	return Secret{value: value}
+}
 
 // Reveal returns the secret value. Call it only to write the value where
 // the user asked for it (.env.loams, a store, the server's environment).
@@ -63,7 +69,7 @@ func Generate() (Secret, error) {
 	if err != nil {
 		return Secret{}, err
 	}
-	return Secret{value: "loams_" + id + "_" + sec}, nil
+	return New("loams_" + id + "_" + sec), nil
 }
 
 // KeyID returns the public id part of a Loams key ("" when malformed).

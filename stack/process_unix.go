@@ -3,11 +3,13 @@
 package stack
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // detach puts the server in its own session, so the CLI's terminal and
@@ -39,16 +41,30 @@ func sigkill(pid int) error { return signalGroup(pid, syscall.SIGKILL) }
 
 // lockFile takes an exclusive advisory lock; closing the file releases it,
 // and so does the process dying, so a killed CLI never leaves it held.
-func lockFile(path string) (func(), error) {
+// Waiting for it ends with ctx: a cancelled start (an agent's
+// notifications/cancelled, a SIGTERM to mcp serve) must not take the lock
+// minutes later and carry on as if still wanted.
+func lockFile(ctx context.Context, path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, err
+	for wait := time.Millisecond; ; wait = min(wait*2, 50*time.Millisecond) {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(wait):
+		}
 	}
-	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 }
 
 // startTime identifies a process beyond its pid, so a reused pid is not

@@ -3,6 +3,7 @@
 package stack
 
 import (
+	"context"
 	"os/exec"
 	"syscall"
 
@@ -19,7 +20,7 @@ func sigterm(int) error                     { return unsupported() }
 func sigkill(int) error                     { return unsupported() }
 func signalGroup(int, syscall.Signal) error { return unsupported() }
 
-func lockFile(string) (func(), error) { return nil, unsupported() }
+func lockFile(context.Context, string) (func(), error) { return nil, unsupported() }
 
 func unsupported() error {
 	return errs.New(errs.PlatformUnsupported, "run local stacks on Linux or macOS (WSL works)", "local stacks are not supported on Windows")

@@ -167,7 +167,7 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := lockFile(s.LockPath())
+	unlock, err := lockFile(ctx, s.LockPath())
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func (sv *Supervisor) Stop(ctx context.Context, name string, grace time.Duration
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := lockFile(s.LockPath())
+	unlock, err := lockFile(ctx, s.LockPath())
 	if err != nil {
 		return nil, err
 	}
@@ -370,7 +370,7 @@ func (sv *Supervisor) Delete(ctx context.Context, name string, keepData bool) (*
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := lockFile(s.LockPath())
+	unlock, err := lockFile(ctx, s.LockPath())
 	if err != nil {
 		return nil, err
 	}

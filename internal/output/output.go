@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/redact"
 )
 
 // Format is the value of --output.
@@ -73,6 +74,9 @@ func NewPrinter(format Format, out io.Writer, color bool) *Printer {
 	} else {
 		r.SetColorProfile(termenv.Ascii)
 	}
+	// Every byte printed passes the redactor: a server log tail or a
+	// message quoting a file can hold a key (see internal/redact).
+	out = redact.Writer{W: out}
 	green, yellow, red := r.NewStyle().Foreground(lipgloss.Color("2")), r.NewStyle().Foreground(lipgloss.Color("3")), r.NewStyle().Foreground(lipgloss.Color("1"))
 	return &Printer{Format: format, out: out, style: styles{
 		header: r.NewStyle().Bold(true),
@@ -124,13 +128,14 @@ func (p *Printer) Print(v View) error {
 	return p.table(v.Header, v.Rows)
 }
 
-// WriteJSON writes exactly one JSON document and a newline.
+// WriteJSON writes exactly one JSON document and a newline, with every
+// known secret redacted.
 func WriteJSON(w io.Writer, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(redact.Bytes(b), '\n'))
 	return err
 }
 

@@ -7,6 +7,7 @@
 //
 //	TESTSERVER_READY_DELAY=2s    /ready answers 503 for this long
 //	TESTSERVER_CRASH=message     print "loams: message" to stderr and exit 1 at start
+//	TESTSERVER_PRINT_KEY=1       print LOAMS_API_KEY's value to stderr first (redaction tests)
 //	TESTSERVER_IGNORE_TERM=1     ignore SIGTERM (only SIGKILL stops it)
 //	TESTSERVER_NO_FLAGS=a,b      leave --a, --b out of `dev --help` and refuse them
 //	TESTSERVER_FLAP=1            /ready alternates between 200 and 503
@@ -90,6 +91,9 @@ func run(args []string) int {
 		_ = os.MkdirAll(dataDir, 0o700)
 		data, _ := json.Marshal(os.Args)
 		_ = os.WriteFile(filepath.Join(dataDir, "argv.json"), data, 0o600)
+	}
+	if os.Getenv("TESTSERVER_PRINT_KEY") != "" {
+		fmt.Fprintln(os.Stderr, "loams: config: api key "+os.Getenv("LOAMS_API_KEY"))
 	}
 	if msg := os.Getenv("TESTSERVER_CRASH"); msg != "" {
 		fmt.Fprintln(os.Stderr, "loams: "+msg)

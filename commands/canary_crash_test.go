@@ -1,0 +1,77 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/secret"
+)
+
+// crashWithKey starts a stack whose server prints its key and crashes
+// (issue 11, defect 6), through the CLI in json and table mode and
+// through mcp serve, and returns everything loams wrote. It fails unless
+// the server really printed the key and the log tail reached the output,
+// so the redaction is exercised, not assumed.
+func crashWithKey(t *testing.T, env []string, dir string, h home.Home, key string) string {
+	t.Helper()
+	env = append(env[:len(env):len(env)], "TESTSERVER_CRASH=boom", "TESTSERVER_PRINT_KEY=1")
+	run := func(args ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, testbin.Loams(t), args...)
+		cmd.Env, cmd.Dir = env, dir
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		_ = cmd.Run()
+		return out.String()
+	}
+	var seen strings.Builder
+	seen.WriteString(run("stack", "create", "--name", "crashy", "--port-base", "24200", "--no-start"))
+	if err := (secret.File{Home: h}).Set(context.Background(), "crashy", secret.New(key)); err != nil {
+		t.Fatal(err)
+	}
+	asJSON := run("stack", "start", "--name", "crashy", "-o", "json")
+	seen.WriteString(asJSON)
+	seen.WriteString(run("stack", "start", "--name", "crashy"))
+
+	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
+	cmd.Env, cmd.Dir = env, dir
+	var serveErr bytes.Buffer
+	cmd.Stderr = &serveErr
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "canary", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "stack_start", Arguments: map[string]any{"name": "crashy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	result, _ := json.Marshal(res)
+	seen.Write(result)
+	session.Close()
+	seen.WriteString(serveErr.String())
+
+	log, _ := os.ReadFile(filepath.Join(h.Stack("crashy"), "logs", "server.log"))
+	if !strings.Contains(string(log), key) {
+		t.Fatalf("the stand-in did not print the key; the test proves nothing:\n%s", log)
+	}
+	for name, out := range map[string]string{"stack start -o json": asJSON, "stack_start": string(result)} {
+		if !strings.Contains(out, "api key <redacted>") && !strings.Contains(out, `api key \u003credacted\u003e`) {
+			t.Errorf("%s: want the log tail with the key redacted, got:\n%.2000s", name, out)
+		}
+	}
+	return seen.String()
+}
