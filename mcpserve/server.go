@@ -109,9 +109,7 @@ func (s *Server) mcpServer() *mcp.Server {
 		},
 	})
 	s.addDocsResources(srv)
-	for _, t := range s.tools() {
-		srv.AddTool(t.def, s.stoppable(t.handle))
-	}
+	s.addToolsOnDemand(srv)
 	return srv
 }
 
