@@ -10,7 +10,7 @@ import (
 func TestMCPServeFastArgs(t *testing.T) {
 	t.Parallel()
 	fast := []struct {
-		args         []string
+		args       []string
 		stack, dir string
 	}{
 		{[]string{"loams", "mcp", "serve"}, "", ""},
