@@ -49,6 +49,16 @@ type front struct {
 	done        chan struct{} // closed when every call read has been answered after eof or stop
 	doneOnce    sync.Once
 	stopped     chan struct{} // closed by stop
+	// prepared answers a request without the SDK when it can (tools/list:
+	// prepared.go); nil means the SDK answers.
+	prepared func(*inbound) []byte
+}
+
+func (f *front) answerPrepared(in *inbound) []byte {
+	if f.prepared == nil {
+		return nil
+	}
+	return f.prepared(in)
 }
 
 // call is one forwarded request owed an answer.
@@ -192,6 +202,12 @@ func (f *front) admit(in *inbound, s *slot) *rpcError {
 	case !in.stateless && !f.initialized && in.method != "ping":
 		f.mu.Unlock()
 		return errorf(codeInvalidParams, "invalid params: no session; send initialize first, or (protocol 2026-07-28) the %s and %s _meta fields", metaVersion, metaCapabilities)
+	}
+	if line := f.answerPrepared(in); line != nil {
+		f.mu.Unlock()
+		f.log.Info("request", "method", in.method, "duration_ms", 0, "outcome", "ok")
+		s.deliver(f, line)
+		return nil
 	}
 	id := f.next
 	f.next++

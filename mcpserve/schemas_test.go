@@ -2,12 +2,16 @@ package mcpserve
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"go/format"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
+	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/home"
 )
 
@@ -34,6 +38,12 @@ func TestGeneratedSchemasAreCurrent(t *testing.T) {
 		fmt.Fprintf(&src, "\tcase %q:\n\t\treturn %s,\n\t\t\t%s, true\n", tl.def.Name, strconv.Quote(inJSON), strconv.Quote(outJSON))
 	}
 	src.WriteString("\t}\n\treturn \"\", \"\", false\n}\n")
+	list := sdkToolsList(t)
+	if list != generatedToolList {
+		stale = true
+		t.Log("the prepared tools/list differs from the SDK's answer")
+	}
+	fmt.Fprintf(&src, "\n// generatedToolList is the tools array of tools/list as the SDK answers it.\nconst generatedToolList = %s\n", strconv.Quote(list))
 	if os.Getenv("LOAMS_UPDATE_GOLDEN") != "" {
 		formatted, err := format.Source(src.Bytes())
 		if err != nil {
@@ -47,4 +57,84 @@ func TestGeneratedSchemasAreCurrent(t *testing.T) {
 	if stale {
 		t.Fatal("schemas_gen.go is stale: run `go generate ./mcpserve` (then LOAMS_UPDATE_GOLDEN=1 go test ./mcpserve -run Golden for tools/list)")
 	}
+}
+
+// sdkToolsList is the tools array the SDK answers tools/list with.
+func sdkToolsList(t *testing.T) string {
+	t.Helper()
+	answers := serveLines(t, true,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"gen","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	var resp struct {
+		Result struct {
+			Tools json.RawMessage `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(answers["2"]), &resp); err != nil || len(resp.Result.Tools) == 0 {
+		t.Fatalf("tools/list: %v %s", err, answers["2"])
+	}
+	return string(resp.Result.Tools)
+}
+
+// serveLines runs an in-process server over the lines (the SDK answering
+// tools/list when sdkOnly) and returns each answer line by its id.
+func serveLines(t *testing.T, sdkOnly bool, lines ...string) map[string]string {
+	t.Helper()
+	srv, closeLog := New(Options{Home: home.Home{Dir: t.TempDir()}, Getenv: func(string) string { return "" }, Build: buildinfo.Info{Version: "1.2.3"}})
+	defer closeLog()
+	srv.noPrepared = sdkOnly
+	var out bytes.Buffer
+	if err := srv.Serve(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out); err != nil {
+		t.Fatal(err)
+	}
+	answers := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		_ = json.Unmarshal([]byte(line), &m)
+		answers[string(m.ID)] = line
+	}
+	return answers
+}
+
+// The prepared tools/list is what the SDK answers, under both generations.
+func TestPreparedToolsListEqualsTheSDKs(t *testing.T) {
+	t.Parallel()
+	const stateless = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{` + stateless + `}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"tools/list","params":{}}`,
+	}
+	sdk, prepared := serveLines(t, true, lines...), serveLines(t, false, lines...)
+	for _, id := range []string{"2", "3", `"x"`} {
+		if !jsonEqual(sdk[id], prepared[id]) {
+			t.Errorf("id %s:\n sdk:      %.300s\n prepared: %.300s", id, sdk[id], prepared[id])
+		}
+	}
+	if sdk["2"] != prepared["2"] {
+		t.Error("the handshake's tools/list differs from the SDK's in its bytes")
+	}
+	// What the front must leave to the SDK: a cursor, a version we do not speak.
+	in := &inbound{method: "tools/list", id: json.RawMessage("1"), params: json.RawMessage(`{"cursor":"x"}`)}
+	if (&Server{}).preparedToolsList(in) != nil {
+		t.Error("a tools/list with a cursor was answered from the prepared list")
+	}
+	in = &inbound{method: "tools/list", id: json.RawMessage("1"), stateless: true,
+		params: json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}`)}
+	if (&Server{}).preparedToolsList(in) != nil {
+		t.Error("an unknown version was answered from the prepared list")
+	}
+}
+
+func jsonEqual(a, b string) bool {
+	var x, y any
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return false
+	}
+	xs, _ := json.Marshal(x)
+	ys, _ := json.Marshal(y)
+	return string(xs) == string(ys)
 }

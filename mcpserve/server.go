@@ -53,6 +53,8 @@ type Server struct {
 	secretsOnce sync.Once
 	secrets     secret.Store
 	secretsErr  error
+
+	preparedState // tools/list answered from bytes prepared at go generate time
 }
 
 // New prepares a server; it does no I/O beyond opening mcp.log.
@@ -141,6 +143,7 @@ func (s *Server) stoppable(h mcp.ToolHandler) mcp.ToolHandler {
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.log.Info("mcp serve start", "version", s.opts.Build.Version, "home", s.opts.Home.Dir)
 	f := newFront(out, s.log)
+	f.prepared = s.preparedToolsList
 	srv := s.mcpServer()
 	var ended sync.WaitGroup
 	for _, sess := range f.sess {
