@@ -38,24 +38,13 @@ func (e Env) findCLI(ctx context.Context, a Agent) string {
 	return path
 }
 
-// Present reports which agents look installed on this machine: their CLI
-// answers, or their config directory exists (for `loams init`).
+// Present reports which hosts look installed on this machine: their CLI
+// answers, or one of their config directories exists (for `loams init`).
 func (e Env) Present(ctx context.Context) []Agent {
 	var out []Agent
-	for _, a := range Agents() {
-		switch a.Name {
-		case "cursor":
-			if isDir(filepath.Join(e.home(), ".cursor")) {
-				out = append(out, a)
-			}
-		case "windsurf":
-			if isDir(filepath.Join(e.home(), ".codeium", "windsurf")) {
-				out = append(out, a)
-			}
-		default:
-			if e.findCLI(ctx, a) != "" {
-				out = append(out, a)
-			}
+	for _, a := range hosts {
+		if slices.ContainsFunc(a.Detect(e), isDir) || e.findCLI(ctx, a) != "" {
+			out = append(out, a)
 		}
 	}
 	return out
@@ -63,31 +52,7 @@ func (e Env) Present(ctx context.Context) []Agent {
 
 func isDir(p string) bool {
 	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
-}
-
-// addArgv is the agent CLI's own command to register en.
-func addArgv(a Agent, scope string, en Entry) []string {
-	switch a.Name {
-	case "claude-code":
-		if en.URL != "" {
-			return []string{a.CLI, "mcp", "add", "--transport", "http", "--scope", scope, en.Name, en.URL}
-		}
-		return append([]string{a.CLI, "mcp", "add", "--scope", scope, en.Name, "--"}, en.Command...)
-	case "codex":
-		if en.URL != "" {
-			return []string{a.CLI, "mcp", "add", en.Name, "--url", en.URL}
-		}
-		return append([]string{a.CLI, "mcp", "add", en.Name, "--"}, en.Command...)
-	}
-	return nil
-}
-
-func removeArgv(a Agent, scope, name string) []string {
-	if a.Name == "claude-code" {
-		return []string{a.CLI, "mcp", "remove", "--scope", scope, name}
-	}
-	return []string{a.CLI, "mcp", "remove", name}
+	return p != "" && err == nil && fi.IsDir()
 }
 
 // runCLI runs an agent CLI command (argv[0] replaced by its path) in the
@@ -119,7 +84,7 @@ func (e Env) runCLI(ctx context.Context, path string, argv []string) error {
 // childEnv is our environment with HOME, PATH and the agents' own
 // variables as the caller sees them (tests point them at temp dirs).
 func (e Env) childEnv() []string {
-	keys := []string{"HOME", "PATH", "CODEX_HOME", "CLAUDE_CONFIG_DIR"}
+	keys := []string{"HOME", "PATH", "CODEX_HOME", "CLAUDE_CONFIG_DIR", "COPILOT_HOME", "XDG_CONFIG_HOME", "APPDATA", "USERPROFILE"}
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,12 +75,17 @@ func TestClaudeCLIIsPreferred(t *testing.T) {
 	if err != nil || res.Changed || len(res.Commands) != 0 {
 		t.Fatalf("re-install: %v %+v", err, res)
 	}
-	// A stale path (loams moved): remove, then add.
+	// A stale path (loams moved): the entry's command is edited in place,
+	// not removed and re-added, so what claude or the user put in it stays.
 	moved := w.env
 	moved.Executable = "/usr/local/bin/loams"
 	res, err = Install(ctx, moved, InstallRequest{Agent: "claude-code", Scope: "user"})
-	if err != nil || len(res.Commands) != 2 || res.Commands[0][2] != "remove" {
+	if err != nil || len(res.Commands) != 0 || res.Via != "file" || !res.Changed {
 		t.Fatalf("moved binary: %v %+v", err, res)
+	}
+	after := string(mustRead(t, filepath.Join(w.home, ".claude.json")))
+	if want := `{"numStartups":3,"mcpServers":{"loams":{"type":"stdio","command":"/usr/local/bin/loams","args":["mcp","serve"],"env":{}}}}` + "\n"; after != want {
+		t.Fatalf("moved binary: got %s", after)
 	}
 	// Nobody else touched ~/.claude.json since: uninstall gives back the
 	// original state (there was no file).
@@ -156,5 +162,36 @@ func TestPresent(t *testing.T) {
 	}
 	if strings.Join(names, ",") != "codex,cursor" {
 		t.Fatalf("got %v", names)
+	}
+}
+
+// init finds every host by its config directory (or its CLI), so a fresh
+// machine with all of them installed is offered all twelve.
+func TestPresentFindsEveryHost(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	for _, a := range Agents() {
+		for _, d := range a.Detect(w.env) {
+			os.MkdirAll(d, 0o755)
+		}
+	}
+	var names []string
+	for _, a := range w.env.Present(context.Background()) {
+		names = append(names, a.Name)
+	}
+	if len(names) != len(Agents()) {
+		t.Fatalf("found %v", names)
+	}
+	// And one by one: each host's directory finds that host alone.
+	for _, a := range Agents() {
+		w := newWorld(t)
+		os.MkdirAll(a.Detect(w.env)[0], 0o755)
+		var got []string
+		for _, p := range w.env.Present(context.Background()) {
+			got = append(got, p.Name)
+		}
+		if !slices.Contains(got, a.Name) {
+			t.Errorf("%s not found from %s: %v", a.Name, a.Detect(w.env)[0], got)
+		}
 	}
 }

@@ -28,9 +28,13 @@ type Check struct {
 	ServerVersion   string   `json:"server_version,omitempty"`
 	Tools           int      `json:"tools"`
 	HandshakeMS     int64    `json:"handshake_ms"`
-	Error           string   `json:"error,omitempty"`
-	Fix             string   `json:"fix,omitempty"`
-	Warning         string   `json:"warning,omitempty"`
+	ListMS          int64    `json:"tools_list_ms"`
+	// Withheld names the variables the host does not pass to the server
+	// (Gemini CLI's credential filter), so a missing token is explained.
+	Withheld []string `json:"withheld_env,omitempty"`
+	Error    string   `json:"error,omitempty"`
+	Fix      string   `json:"fix,omitempty"`
+	Warning  string   `json:"warning,omitempty"`
 }
 
 // doctorTimeout bounds one handshake: agents give up sooner than this.
@@ -70,10 +74,10 @@ type registration struct {
 func (e Env) registered() ([]registration, error) {
 	var out []registration
 	seen := map[string]bool{}
-	for _, a := range Agents() {
-		for _, scope := range a.Scopes {
+	for _, a := range hosts {
+		for _, scope := range a.ScopeNames() {
 			loc, err := e.location(a, scope)
-			if err != nil {
+			if err != nil || loc.Path == "" {
 				continue // e.g. no project directory
 			}
 			servers, _ := loc.servers()
@@ -102,31 +106,11 @@ func (e Env) registered() ([]registration, error) {
 
 // servers reads every entry of the location's server container.
 func (l Location) servers() (map[string]map[string]any, error) {
-	out := map[string]map[string]any{}
 	b, existed, err := readFile(l.Path)
 	if err != nil || !existed {
-		return out, err
+		return nil, err
 	}
-	var doc map[string]any
-	if l.Format == "toml" {
-		doc, err = tomlDecode(b)
-	} else {
-		err = jsonUnmarshal(b, &doc)
-	}
-	if err != nil {
-		return out, err
-	}
-	if l.Project != "" {
-		projects, _ := doc["projects"].(map[string]any)
-		doc, _ = projects[l.Project].(map[string]any)
-	}
-	servers, _ := doc[l.Container].(map[string]any)
-	for k, v := range servers {
-		if m, ok := v.(map[string]any); ok {
-			out[k] = m
-		}
-	}
-	return out, nil
+	return l.decode(b)
 }
 
 func (e Env) check(ctx context.Context, r registration) Check {
@@ -158,12 +142,10 @@ func (e Env) check(ctx context.Context, r registration) Check {
 		}
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = e.ProjectDir
-		cmd.Env = e.childEnv()
-		if r.agent.Name == "claude-code" && e.ProjectDir != "" {
-			cmd.Env = append(cmd.Env, "CLAUDE_PROJECT_DIR="+e.ProjectDir)
-		}
-		for _, k := range slices.Sorted(maps.Keys(env)) {
-			cmd.Env = append(cmd.Env, k+"="+env[k])
+		cmd.Env = e.serverEnv(r.agent, env)
+		if c.Withheld = e.withheld(r.agent, env); len(c.Withheld) > 0 && c.Warning == "" {
+			c.Warning = fmt.Sprintf("%s does not pass %s to its servers: name them in the entry's env if loams needs them (private registry tokens, custom CAs)",
+				r.agent.Title, strings.Join(c.Withheld, ", "))
 		}
 		cmd.Stderr = &stderr
 		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
@@ -187,6 +169,7 @@ func (e Env) check(ctx context.Context, r registration) Check {
 	}
 	defer session.Close()
 	c.HandshakeMS = time.Since(start).Milliseconds()
+	listStart := time.Now()
 	if ir := session.InitializeResult(); ir != nil {
 		c.ProtocolVersion = ir.ProtocolVersion
 		if ir.ServerInfo != nil {
@@ -199,6 +182,7 @@ func (e Env) check(ctx context.Context, r registration) Check {
 		c.Fix = fix
 		return c
 	}
+	c.ListMS = time.Since(listStart).Milliseconds()
 	c.Connected, c.Tools = true, len(tools.Tools)
 	return c
 }
@@ -223,4 +207,41 @@ func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.TrimSpace(strings.ToValidUTF8(string(t.buf), ""))
+}
+
+// serverEnv is the environment the host gives a server it starts: its own
+// (minus what it withholds), the project variable it sets, then the
+// entry's env, which hosts pass as written.
+func (e Env) serverEnv(a Agent, entryEnv map[string]string) []string {
+	var env []string
+	for _, kv := range e.childEnv() {
+		k, _, _ := strings.Cut(kv, "=")
+		if a.DropEnv != nil && a.DropEnv(k) {
+			continue
+		}
+		env = append(env, kv)
+	}
+	if a.ProjectEnv != "" && e.ProjectDir != "" {
+		env = append(env, a.ProjectEnv+"="+e.ProjectDir)
+	}
+	for _, k := range slices.Sorted(maps.Keys(entryEnv)) {
+		env = append(env, k+"="+entryEnv[k])
+	}
+	return env
+}
+
+// withheld lists the inherited variables host a drops (names only).
+func (e Env) withheld(a Agent, entryEnv map[string]string) []string {
+	var out []string
+	if a.DropEnv == nil {
+		return nil
+	}
+	for _, kv := range e.childEnv() {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, set := entryEnv[k]; a.DropEnv(k) && !set {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

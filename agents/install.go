@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/pmezard/go-difflib/difflib"
 
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/internal/safefile"
 )
 
 // InstallRequest is one `loams mcp install`.
@@ -22,6 +19,9 @@ type InstallRequest struct {
 	Stack  string // for the HTTP entry loams-<stack>
 	MCPURL string // the stack's MCP endpoint; "" when it has no mcp engine
 	DryRun bool
+	// AllowTemporaryBinary writes the entry even when loams runs from a
+	// temporary or build-cache directory (`go run`), which will vanish.
+	AllowTemporaryBinary bool
 }
 
 // Result says what install or uninstall did (or would do, on a dry run).
@@ -39,7 +39,10 @@ type Result struct {
 	DryRun   bool       `json:"dry_run"`
 }
 
-// Install registers loams (and the stack's HTTP endpoint) with an agent.
+// Install registers loams (and the stack's HTTP endpoint) with a host.
+// Entries that exist are edited in place (only the keys we own), so the
+// user's additions survive; new ones go through the host's CLI when it has
+// one that keeps the file intact, else into the file.
 func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 	a, scope, err := Lookup(req.Agent, req.Scope)
 	if err != nil {
@@ -49,124 +52,126 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries := Entries(e.Executable, req.Stack, req.MCPURL)
-	res := &Result{Agent: a.Name, Scope: scope, Path: loc.Path, DryRun: req.DryRun}
+	if !req.AllowTemporaryBinary {
+		if err := checkStable(e.Executable); err != nil {
+			return nil, err
+		}
+	}
+	entries := a.Entries(e.Executable, req.Stack, req.MCPURL)
+	res := &Result{Agent: a.Name, Scope: scope, Via: "file", Path: loc.Path, DryRun: req.DryRun}
 	for _, en := range entries {
 		res.Entries = append(res.Entries, en.Name)
 	}
-	if cli := e.findCLI(ctx, a); cli != "" {
-		res.Via = "cli"
-		return res, e.installCLI(ctx, a, scope, loc, cli, entries, res)
+	if !req.DryRun {
+		unlock, err := e.lockRecords()
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 	}
-	if a.Name == "claude-code" && scope != ScopeProject {
+	cf, err := openConfig(loc.Path)
+	if err != nil {
+		return nil, err
+	}
+	servers, err := loc.decode(cf.data)
+	if err != nil {
+		return nil, unparseable(loc.Path, err)
+	}
+	// Which entries are missing, and does the host's CLI add them?
+	var missing []Entry
+	for _, en := range entries {
+		if servers[en.Name] == nil {
+			missing = append(missing, en)
+		}
+	}
+	sc, _ := a.scope(scope)
+	cli := ""
+	if len(missing) > 0 && a.AddArgv != nil && !(a.CLIDropsComments && hasComments(cf.data, loc.Format)) {
+		cli = e.findCLI(ctx, a)
+	}
+	if cli == "" && sc.CLIOnly && len(missing) > 0 {
 		var cmds []string
-		for _, en := range entries {
-			cmds = append(cmds, strings.Join(addArgv(a, scope, en), " "))
+		for _, en := range missing {
+			cmds = append(cmds, strings.Join(a.AddArgv(scope, en), " "))
 		}
 		return nil, errs.New(errs.ConfirmationRequired,
-			"install Claude Code (`npm install -g @anthropic-ai/claude-code`) and run: "+strings.Join(cmds, " && ")+"; or use --scope project to write .mcp.json",
-			"the %s scope of Claude Code is written by the `claude` CLI, which is not installed", scope).With("commands", cmds)
+			"install "+a.Title+" and run: "+strings.Join(cmds, " && ")+"; or use --scope project to write .mcp.json",
+			"the %s scope of %s is written by the `%s` CLI, which is not installed", scope, a.Title, a.CLI).With("commands", cmds)
 	}
-	res.Via = "file"
-	return res, e.installFile(a, scope, loc, entries, res)
-}
-
-func (e Env) installCLI(ctx context.Context, a Agent, scope string, loc Location, cli string, entries []Entry, res *Result) error {
+	// The file edit: existing entries (owned keys only), and new ones
+	// when no CLI adds them.
+	doc := cf.data
 	for _, en := range entries {
-		stored, err := loc.current(en.Name)
-		if err != nil {
-			return unparseable(loc.Path, err)
-		}
-		if matches(stored, en) {
+		if cli != "" && servers[en.Name] == nil {
+			res.Commands = append(res.Commands, a.AddArgv(scope, en))
 			continue
 		}
-		if stored != nil {
-			res.Commands = append(res.Commands, removeArgv(a, scope, en.Name))
+		v := a.entryValue(en)
+		if doc, err = loc.upsert(doc, en.Name, v, a.owned(v)); err != nil {
+			return nil, editError(loc.Path, err)
 		}
-		res.Commands = append(res.Commands, addArgv(a, scope, en))
 	}
-	res.Changed = len(res.Commands) > 0
-	if res.DryRun || !res.Changed {
-		return nil
+	edited := !bytes.Equal(doc, cf.data)
+	if edited {
+		if err := loc.verify(cf.data, doc, entries); err != nil {
+			return nil, editError(loc.Path, err)
+		}
+		res.Diff = unifiedDiff(loc.Path, cf.data, doc)
+	}
+	if len(res.Commands) > 0 {
+		res.Via = "cli"
+	}
+	res.Changed = edited || len(res.Commands) > 0
+	if req.DryRun {
+		return res, nil
 	}
 	recs, err := loadRecords(e.Loams.MCPInstalls())
 	if err != nil {
-		return err
+		return nil, err
 	}
-	before, existed, err := readFile(loc.Path)
-	if err != nil {
-		return err
+	if !res.Changed && !recorded(recs, a.Name, scope, loc.Path) {
+		return res, nil // the user's own identical entry: not ours to record
 	}
-	if res.Backup, err = backupOnce(loc.Path, before, existed); err != nil {
-		return err
-	}
-	for _, argv := range res.Commands {
-		if err := e.runCLI(ctx, cli, argv); err != nil {
-			return err
+	if res.Changed {
+		if err := cf.writable(); err != nil {
+			return nil, err
+		}
+		if res.Backup, err = backupOnce(loc.Path, cf.data, cf.existed); err != nil {
+			return nil, err
+		}
+		if edited {
+			if err := cf.write(doc, loc.Project); err != nil {
+				return nil, err
+			}
+		}
+		for _, argv := range res.Commands {
+			if err := e.runCLI(ctx, cli, argv); err != nil {
+				return nil, err
+			}
+		}
+		after, _, _ := readFile(loc.Path)
+		recs.noteWrite(loc.Path, cf.data, cf.existed, after, res.Backup)
+		if st := recs.Files[loc.Path]; !loc.hasContainer(cf.data) && loc.hasContainer(after) {
+			st.CreatedContainer = true
+			recs.Files[loc.Path] = st
 		}
 	}
-	after, _, _ := readFile(loc.Path)
-	recs.noteWrite(loc.Path, before, existed, after, res.Backup)
-	e.record(recs, a, scope, "cli", loc, entries)
-	return recs.save(e)
-}
-
-func (e Env) installFile(a Agent, scope string, loc Location, entries []Entry, res *Result) error {
-	before, existed, err := readFile(loc.Path)
-	if err != nil {
-		return err
-	}
-	doc := before
 	for _, en := range entries {
-		if loc.Format == "toml" {
-			doc, err = tomlSet(doc, loc.Container, en.Name, en.tomlValues())
-		} else {
-			doc, err = jsonSet(doc, loc.Container, en.Name, en.jsonValue(a.Name))
+		via := "file"
+		if cli != "" && servers[en.Name] == nil {
+			via = "cli"
 		}
-		if err != nil {
-			return editError(loc.Path, err)
-		}
+		recs.put(Record{Agent: a.Name, Scope: scope, Name: en.Name, Via: via, Path: loc.Path, Project: nestedProject(loc),
+			Command: en.Command, URL: en.URL, InstalledAt: e.now()})
 	}
-	res.Changed = !existed || !bytes.Equal(doc, before)
-	if res.Changed {
-		res.Diff = unifiedDiff(loc.Path, before, doc)
-	}
-	if res.DryRun {
-		return nil
-	}
-	recs, err := loadRecords(e.Loams.MCPInstalls())
-	if err != nil {
-		return err
-	}
-	if res.Changed {
-		if res.Backup, err = backupOnce(loc.Path, before, existed); err != nil {
-			return err
-		}
-		if err := e.writeConfig(scope, loc.Path, doc); err != nil {
-			return err
-		}
-		recs.noteWrite(loc.Path, before, existed, doc, res.Backup)
-	} else if !recorded(recs, a.Name, scope, loc.Path) {
-		return nil // the user's own identical entry: not ours to record
-	}
-	e.record(recs, a, scope, "file", loc, entries)
-	return recs.save(e)
+	return res, recs.save(e)
 }
 
-// writeConfig writes an agent config atomically: a new file is private at
-// user scope and shareable at project scope; an existing one keeps its mode.
-func (e Env) writeConfig(scope, path string, data []byte) error {
-	mode, dirMode := os.FileMode(0o600), os.FileMode(0o700)
-	if scope == ScopeProject {
-		mode, dirMode = 0o644, 0o755
+func nestedProject(loc Location) string {
+	if len(loc.Container) == 3 {
+		return loc.Container[1]
 	}
-	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
-		return err
-	}
-	if len(data) == 0 {
-		return os.Remove(path)
-	}
-	return safefile.Write(path, data, safefile.Mode(path, mode))
+	return ""
 }
 
 func recorded(recs *Records, agent, scope, path string) bool {
@@ -176,13 +181,6 @@ func recorded(recs *Records, agent, scope, path string) bool {
 		}
 	}
 	return false
-}
-
-func (e Env) record(recs *Records, a Agent, scope, via string, loc Location, entries []Entry) {
-	for _, en := range entries {
-		recs.put(Record{Agent: a.Name, Scope: scope, Name: en.Name, Via: via, Path: loc.Path, Project: loc.Project,
-			Command: en.Command, URL: en.URL, InstalledAt: e.now()})
-	}
 }
 
 func unparseable(path string, err error) error {

@@ -77,9 +77,19 @@ func mustRead(t *testing.T, path string) []byte {
 	return b
 }
 
-var fileCases = []struct{ agent, scope string }{
-	{"claude-code", "project"}, {"codex", "user"}, {"cursor", "user"}, {"cursor", "project"}, {"windsurf", "user"},
-}
+// fileCases are every host and scope that loams writes as a file (Claude
+// Code's user and local scopes go through its CLI: cli_test.go).
+var fileCases = func() []struct{ agent, scope string } {
+	var out []struct{ agent, scope string }
+	for _, a := range Agents() {
+		for _, s := range a.Scopes {
+			if !s.CLIOnly {
+				out = append(out, struct{ agent, scope string }{a.Name, s.Name})
+			}
+		}
+	}
+	return out
+}()
 
 func TestInstallNewFile(t *testing.T) {
 	t.Parallel()

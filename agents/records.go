@@ -44,6 +44,9 @@ type FileState struct {
 	// OnlyOurs stays true while every edit started from the bytes our
 	// previous edit left: then the original bytes can be restored whole.
 	OnlyOurs bool `json:"only_ours"`
+	// CreatedContainer: the servers object did not exist before our first
+	// entry, so uninstall removes it again once it is empty.
+	CreatedContainer bool `json:"created_container,omitempty"`
 }
 
 func loadRecords(path string) (*Records, error) {
@@ -63,6 +66,16 @@ func loadRecords(path string) (*Records, error) {
 		r.Files = map[string]FileState{}
 	}
 	return r, nil
+}
+
+// lockRecords serialises installs and uninstalls: each reads, edits and
+// saves mcp-installs.json (and a host's file) as one step, so parallel runs
+// keep every record.
+func (e Env) lockRecords() (func(), error) {
+	if err := e.Loams.Ensure(); err != nil {
+		return nil, err
+	}
+	return lockFile(e.Loams.MCPInstalls() + ".lock")
 }
 
 func (r *Records) save(e Env) error {

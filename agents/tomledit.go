@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -11,13 +12,10 @@ import (
 
 // This file edits one table ([mcp_servers.NAME]) of a TOML document by
 // lines: comments, other tables and formatting stay byte for byte, and the
-// result must parse.
-
-// tomlValue is one key = value line of our table.
-type tomlValue struct {
-	Key   string
-	Value any // string or []string
-}
+// result must parse. Inside our table only the lines of the keys we own
+// (command, args, url) change; the user's keys, comments and sub-tables
+// ([mcp_servers.loams.env]) stay. No TOML library served here keeps
+// comments on a round trip, hence the line editor.
 
 func tomlDecode(doc []byte) (map[string]any, error) {
 	var v map[string]any
@@ -27,15 +25,27 @@ func tomlDecode(doc []byte) (map[string]any, error) {
 	return v, nil
 }
 
-// tomlGet returns table.name (e.g. mcp_servers.loams) as decoded.
-func tomlGet(doc []byte, table, name string) (map[string]any, bool, error) {
+// tomlServers decodes every [table.NAME] (e.g. mcp_servers.loams).
+func tomlServers(doc []byte, table string) (map[string]map[string]any, error) {
 	v, err := tomlDecode(doc)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
+	out := map[string]map[string]any{}
 	servers, _ := v[table].(map[string]any)
-	entry, ok := servers[name].(map[string]any)
-	return entry, ok, nil
+	for k, e := range servers {
+		if m, ok := e.(map[string]any); ok {
+			out[k] = m
+		}
+	}
+	return out, nil
+}
+
+// tomlGet returns table.name as decoded.
+func tomlGet(doc []byte, table, name string) (map[string]any, bool, error) {
+	servers, err := tomlServers(doc, table)
+	entry, ok := servers[name]
+	return entry, ok, err
 }
 
 // tomlLines splits doc keeping each line's ending.
@@ -165,88 +175,6 @@ func tomlKey(k string) string {
 	return k
 }
 
-func renderTable(table, name string, values []tomlValue, nl string) []string {
-	out := []string{"[" + tomlKey(table) + "." + tomlKey(name) + "]" + nl}
-	for _, v := range values {
-		var val string
-		switch x := v.Value.(type) {
-		case string:
-			val = tomlString(x)
-		case []string:
-			parts := make([]string, len(x))
-			for i, s := range x {
-				parts[i] = tomlString(s)
-			}
-			val = "[" + strings.Join(parts, ", ") + "]"
-		}
-		out = append(out, tomlKey(v.Key)+" = "+val+nl)
-	}
-	return out
-}
-
-func asDecoded(values []tomlValue) map[string]any {
-	m := map[string]any{}
-	for _, v := range values {
-		switch x := v.Value.(type) {
-		case []string:
-			arr := make([]any, len(x))
-			for i, s := range x {
-				arr[i] = s
-			}
-			m[v.Key] = arr
-		default:
-			m[v.Key] = x
-		}
-	}
-	return m
-}
-
-// errInline is a table we could edit only by rewriting foreign lines.
-type errInline struct{ table, name string }
-
-func (e errInline) Error() string {
-	return fmt.Sprintf("%s.%s is written inline or with dotted keys, not as a [%s.%s] table", e.table, e.name, e.table, e.name)
-}
-
-// tomlSet makes [table.name] hold exactly values.
-func tomlSet(doc []byte, table, name string, values []tomlValue) ([]byte, error) {
-	entry, found, err := tomlGet(doc, table, name)
-	if err != nil {
-		return nil, err
-	}
-	if found && reflect.DeepEqual(entry, asDecoded(values)) {
-		return doc, nil
-	}
-	lines := tomlLines(doc)
-	nl := "\n"
-	if len(lines) > 0 && strings.HasSuffix(lines[0], "\r\n") {
-		nl = "\r\n"
-	}
-	var out []string
-	if start, end, ok := tableSpan(lines, table, name); ok {
-		out = append(append(append(out, lines[:start]...), renderTable(table, name, values, nl)...), lines[end:]...)
-	} else if found {
-		return nil, errInline{table, name}
-	} else {
-		out = append(out, lines...)
-		if n := len(out); n > 0 {
-			if !strings.HasSuffix(out[n-1], "\n") {
-				out[n-1] += nl
-			}
-			if strings.TrimSpace(out[n-1]) != "" {
-				out = append(out, nl)
-			}
-		}
-		out = append(out, renderTable(table, name, values, nl)...)
-	}
-	result := []byte(strings.Join(out, ""))
-	got, ok, err := tomlGet(result, table, name)
-	if err != nil || !ok || !reflect.DeepEqual(got, asDecoded(values)) {
-		return nil, fmt.Errorf("editing [%s.%s] would not give a valid file (%v)", table, name, err)
-	}
-	return result, nil
-}
-
 // tomlRemove deletes [table.name] (and the blank line we put before it).
 func tomlRemove(doc []byte, table, name string) ([]byte, bool, error) {
 	_, found, err := tomlGet(doc, table, name)
@@ -266,4 +194,191 @@ func tomlRemove(doc []byte, table, name string) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("removing [%s.%s] would not give a valid file: %v", table, name, err)
 	}
 	return []byte(out), true, nil
+}
+
+// tomlLiteral writes a value of our entries (string, []string, bool).
+func tomlLiteral(v any) string {
+	switch x := v.(type) {
+	case string:
+		return tomlString(x)
+	case []string:
+		parts := make([]string, len(x))
+		for i, s := range x {
+			parts[i] = tomlString(s)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case bool:
+		return fmt.Sprint(x)
+	}
+	panic(fmt.Sprintf("tomlLiteral: %T", v))
+}
+
+func renderTable(table, name string, v Object, nl string) []string {
+	out := []string{"[" + tomlKey(table) + "." + tomlKey(name) + "]" + nl}
+	for _, m := range v {
+		out = append(out, tomlKey(m.Key)+" = "+tomlLiteral(m.Value)+nl)
+	}
+	return out
+}
+
+// asDecoded is v as the TOML decoder would return it.
+func asDecoded(v any) any {
+	if x, ok := v.([]string); ok {
+		arr := make([]any, len(x))
+		for i, s := range x {
+			arr[i] = s
+		}
+		return arr
+	}
+	return v
+}
+
+// errInline is a table we could edit only by rewriting foreign lines.
+type errInline struct{ table, name string }
+
+func (e errInline) Error() string {
+	return fmt.Sprintf("%s.%s is written inline or with dotted keys, not as a [%s.%s] table", e.table, e.name, e.table, e.name)
+}
+
+// tomlSet makes [table.name] run what v says: a new table is appended
+// whole; in an existing one only the owned keys' lines are replaced (or
+// added after its last key).
+func tomlSet(doc []byte, table, name string, v Object, owned []string) ([]byte, error) {
+	entry, found, err := tomlGet(doc, table, name)
+	if err != nil {
+		return nil, err
+	}
+	lines := tomlLines(doc)
+	nl := "\n"
+	if len(lines) > 0 && strings.HasSuffix(lines[0], "\r\n") {
+		nl = "\r\n"
+	}
+	var out []string
+	if found {
+		start, _, ok := tableSpan(lines, table, name)
+		if !ok {
+			return nil, errInline{table, name}
+		}
+		out = slices.Clone(lines)
+		for _, key := range owned {
+			want, _ := v.get(key)
+			if reflect.DeepEqual(entry[key], asDecoded(want)) {
+				continue
+			}
+			if out, err = setKeyLine(out, start, key, tomlKey(key)+" = "+tomlLiteral(want), nl); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		out = slices.Clone(lines)
+		if n := len(out); n > 0 {
+			if !strings.HasSuffix(out[n-1], "\n") {
+				out[n-1] += nl
+			}
+			if strings.TrimSpace(out[n-1]) != "" {
+				out = append(out, nl)
+			}
+		}
+		out = append(out, renderTable(table, name, v, nl)...)
+	}
+	result := []byte(strings.Join(out, ""))
+	got, ok, err := tomlGet(result, table, name)
+	if err != nil || !ok {
+		return nil, fmt.Errorf("editing [%s.%s] would not give a valid file (%v)", table, name, err)
+	}
+	for _, key := range owned {
+		want, _ := v.get(key)
+		if !reflect.DeepEqual(got[key], asDecoded(want)) {
+			return nil, fmt.Errorf("editing [%s.%s] would not set %s", table, name, key)
+		}
+	}
+	for k, old := range entry { // the user's keys and sub-tables are untouched
+		if !slices.Contains(owned, k) && !reflect.DeepEqual(got[k], old) {
+			return nil, fmt.Errorf("editing [%s.%s] would change %s", table, name, k)
+		}
+	}
+	return result, nil
+}
+
+// setKeyLine replaces `key = …` in the table whose header is lines[start]
+// (a value may span lines: a multi-line array), keeping the line's
+// indentation and trailing comment; a missing key goes after the table's
+// last key line.
+func setKeyLine(lines []string, start int, key, kv, nl string) ([]string, error) {
+	end := start + 1
+	for end < len(lines) && !isTableStart(lines[end]) {
+		end++
+	}
+	lastKey := start
+	for i := start + 1; i < end; i++ {
+		t := strings.TrimSpace(lines[i])
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		lastKey = i
+		k, _, ok := strings.Cut(t, "=")
+		if !ok || strings.Trim(strings.TrimSpace(k), `"'`) != key {
+			continue
+		}
+		// The value may continue on the following lines.
+		text := strings.Join(lines[i:end], "")
+		eq := strings.Index(text, "=")
+		stop := tomlValueEnd(text, eq+1)
+		indent := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
+		tail := text[stop:]
+		replaced := indent + kv + tail
+		return append(append(slices.Clone(lines[:i]), tomlLines([]byte(replaced))...), lines[end:]...), nil
+	}
+	ins := []string{kv + nl}
+	return append(append(slices.Clone(lines[:lastKey+1]), ins...), lines[lastKey+1:]...), nil
+}
+
+// tomlValueEnd is the offset just past the value starting at or after p:
+// a string, an array or inline table (which may span lines and hold
+// comments), or a bare word (number, boolean, date).
+func tomlValueEnd(s string, p int) int {
+	for p < len(s) && (s[p] == ' ' || s[p] == '\t') {
+		p++
+	}
+	depth := 0
+	for i := p; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\'':
+			q := s[i : i+1]
+			if strings.HasPrefix(s[i:], q+q+q) {
+				j := strings.Index(s[i+3:], q+q+q)
+				if j < 0 {
+					return len(s)
+				}
+				i += 3 + j + 2
+			} else {
+				j := i + 1
+				for j < len(s) && s[j] != c && s[j] != '\n' {
+					if c == '"' && s[j] == '\\' {
+						j++
+					}
+					j++
+				}
+				i = j
+			}
+			if depth == 0 {
+				return min(i+1, len(s))
+			}
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case c == '#' && depth > 0:
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case depth == 0 && (c == '\n' || c == '\r' || c == '#'):
+			return len(strings.TrimRight(s[:i], " \t"))
+		}
+	}
+	return len(s)
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/internal/safefile"
 )
 
 // UninstallRequest is one `loams mcp uninstall`.
@@ -25,6 +24,13 @@ func Uninstall(ctx context.Context, e Env, req UninstallRequest) ([]*Result, err
 	a, _, err := Lookup(req.Agent, req.Scope)
 	if err != nil {
 		return nil, err
+	}
+	if !req.DryRun {
+		unlock, err := e.lockRecords()
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 	}
 	recs, err := loadRecords(e.Loams.MCPInstalls())
 	if err != nil {
@@ -83,10 +89,11 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 	for _, r := range these {
 		res.Entries = append(res.Entries, r.Name)
 	}
-	current, existed, err := readFile(first.Path)
+	cf, err := openConfig(first.Path)
 	if err != nil {
 		return nil, err
 	}
+	current, existed := cf.data, cf.existed
 	if !existed {
 		return res, nil // already gone: nothing of ours is left there
 	}
@@ -104,27 +111,24 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 			if dryRun {
 				return res, nil
 			}
-			if !st.OriginalExisted {
-				return res, os.Remove(first.Path)
-			}
-			if err := safefile.Write(first.Path, original, safefile.Mode(first.Path, 0o600)); err != nil {
+			if err := cf.write(original, false); err != nil {
 				return nil, err
 			}
 			os.Remove(st.Backup) // identical to the file again
 			return res, nil
 		}
 	}
-	loc := Location{Path: first.Path, Format: "json", Container: "mcpServers", Project: first.Project}
-	if a.Name == "codex" {
-		loc.Format, loc.Container = "toml", "mcp_servers"
+	loc := Location{Path: first.Path, Format: a.Format, Container: []string{a.Container}}
+	if first.Project != "" {
+		loc.Container = []string{"projects", first.Project, a.Container}
 	}
 	if first.Via == "cli" {
-		if cli := e.findCLI(ctx, a); cli != "" {
+		if cli := e.findCLI(ctx, a); cli != "" && a.RemoveArgv != nil {
 			for _, r := range these {
 				if stored, _ := loc.current(r.Name); stored == nil {
 					continue
 				}
-				res.Commands = append(res.Commands, removeArgv(a, r.Scope, r.Name))
+				res.Commands = append(res.Commands, a.RemoveArgv(r.Scope, r.Name))
 			}
 			res.Changed = len(res.Commands) > 0
 			if dryRun {
@@ -140,7 +144,7 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 		if first.Project != "" {
 			var cmds []string
 			for _, r := range these {
-				cmds = append(cmds, strings.Join(removeArgv(a, r.Scope, r.Name), " "))
+				cmds = append(cmds, strings.Join(a.RemoveArgv(r.Scope, r.Name), " "))
 			}
 			return nil, errs.New(errs.ConfirmationRequired, "run: "+strings.Join(cmds, " && "),
 				"the local scope of Claude Code is edited by the `claude` CLI, which is not installed").With("commands", cmds)
@@ -148,12 +152,12 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 	}
 	doc := current
 	for _, r := range these {
-		if loc.Format == "toml" {
-			doc, _, err = tomlRemove(doc, loc.Container, r.Name)
-		} else {
-			doc, _, err = jsonRemove(doc, loc.Container, r.Name)
+		if doc, err = loc.remove(doc, r.Name); err != nil {
+			return nil, editError(first.Path, err)
 		}
-		if err != nil {
+	}
+	if st.CreatedContainer {
+		if doc, err = loc.dropEmptyContainer(doc); err != nil {
 			return nil, editError(first.Path, err)
 		}
 	}
@@ -164,5 +168,5 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 	if dryRun || !res.Changed {
 		return res, nil
 	}
-	return res, safefile.Write(first.Path, doc, safefile.Mode(first.Path, 0o600))
+	return res, cf.write(doc, false)
 }

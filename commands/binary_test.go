@@ -11,11 +11,8 @@ import (
 	"loams.dev/cli/internal/testbin"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+// TestMain fails the run when a process a test started outlives it.
+func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
 
 func TestVersionFromLdflags(t *testing.T) {
 	bin := testbin.Build(t, "./cmd/loams",
@@ -63,8 +60,9 @@ func TestCompletionProtocol(t *testing.T) {
 	}
 }
 
-// TestBashCompletionScript sources the generated script in a real bash and
-// completes `loams co<TAB>` and `loams configure s<TAB>`.
+// TestBashCompletionScript sources the generated script in a bare bash
+// (no rc files, no bash-completion package) and completes `loams co<TAB>`
+// and `loams configure s<TAB>`; TestCompletionInRealShells types them.
 func TestBashCompletionScript(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
@@ -80,18 +78,15 @@ func TestBashCompletionScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "loams.bash"), script, 0o644)
-	// _get_comp_words_by_ref comes from bash-completion; this minimal
-	// stand-in gives the script what it needs without that package.
 	harness := `
-_get_comp_words_by_ref() { cur="${COMP_WORDS[COMP_CWORD]}"; words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
 source ./loams.bash
-complete_line() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_TYPE=9; __loams_bash_autocomplete; echo "${COMPREPLY[*]}"; }
+complete_line() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_TYPE=9; _loams_complete; echo "${COMPREPLY[*]}"; }
 complete_line loams co
 complete_line loams configure s
 `
-	cmd := exec.Command("bash", "-c", harness)
+	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", harness)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"))
+	cmd.Env = []string{"PATH=" + dir + ":/usr/bin:/bin", "HOME=" + dir, "LOAMS_HOME=" + filepath.Join(dir, "home")}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)

@@ -21,3 +21,13 @@ func TestNoColourOnDumbTerminal(t *testing.T) {
 		t.Fatalf("a capable terminal lost its colour: %q", r.stdout)
 	}
 }
+
+// version -o text is one record of fields, not the sentence people read.
+func TestVersionText(t *testing.T) {
+	t.Parallel()
+	r := runLoams(t, nil, false, "-o", "text", "version")
+	cells := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\t")
+	if r.code != 0 || len(cells) != 7 || cells[0] != "loams" || strings.Contains(r.stdout, "(") {
+		t.Fatalf("version text: %q", r.stdout)
+	}
+}

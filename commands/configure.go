@@ -170,7 +170,7 @@ func settingSources(key string) settingSource {
 	case "server_binary":
 		return settingSource{env: "LOAMS_SERVER_BINARY"}
 	case "endpoint":
-		return settingSource{flag: "endpoint"}
+		return settingSource{flag: "endpoint", env: "LOAMS_ENDPOINT"}
 	}
 	return settingSource{}
 }

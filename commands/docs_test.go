@@ -23,6 +23,9 @@ func TestDocsSearchFitsTheTerminal(t *testing.T) {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		for _, line := range strings.Split(strings.TrimRight(r.stdout, "\n"), "\n") {
+			if ref := strings.TrimSpace(line); strings.HasPrefix(line, "  ") && !strings.Contains(ref, " ") && strings.Contains(ref, ".md") {
+				continue // the reference for docs show is printed whole, never cut
+			}
 			if w := lipgloss.Width(line); w > atoi(width) {
 				t.Errorf("COLUMNS=%s: a line of %d cells: %q", width, w, line)
 			}

@@ -38,6 +38,8 @@ type envStacks interface {
 // envExportJSON is `env export --output json`: names and redacted values.
 type envExportJSON struct {
 	Stack            string            `json:"stack"`
+	Profile          string            `json:"profile,omitempty"`  // a remote profile's export
+	Endpoint         string            `json:"endpoint,omitempty"` // its endpoint
 	Variables        map[string]string `json:"variables"`
 	Path             string            `json:"path,omitempty"`
 	MergedInto       string            `json:"merged_into,omitempty"`
@@ -94,15 +96,14 @@ func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) e
 }
 
 func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error {
-	name, err := pickStack(f, opts.Stack, opts.Stacks)
-	if err != nil {
-		return err
-	}
-	st, err := opts.Stacks.Load(ctx, name)
+	st, err := exportSource(ctx, f, opts) // a stack, or a remote profile (env_export_remote.go)
 	if err != nil {
 		return err
 	}
 	out := envExportJSON{Stack: st.Name, Variables: st.Values()}
+	if st.IsRemote() {
+		out.Stack, out.Profile, out.Endpoint = "", st.Name, st.Endpoint
+	}
 	if opts.Write != "" || opts.Merge != "" {
 		dir, err := project.Find(opts.ProjectDir, f.Getenv, opts.Cwd)
 		if err != nil {
@@ -118,7 +119,7 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		if opts.Format == "json" {
 			return output.WriteJSON(f.IO.Out, out)
 		}
-		f.say("wrote %d variables of stack %s to %s", len(res.Written), st.Name, orOther(res.Path, res.MergedInto))
+		f.say("wrote %d variables of %s to %s", len(res.Written), st.Label(), orOther(res.Path, res.MergedInto))
 		if res.Path != "" && res.MergedInto != "" {
 			f.say("merged the loams block into %s", res.MergedInto)
 		}
@@ -184,6 +185,6 @@ func orOther(a, b string) string {
 // say tells a person what a command did, on stderr (stdout stays for data).
 func (f *Factory) say(format string, args ...any) {
 	if !f.Globals.Quiet {
-		fmt.Fprintf(f.IO.ErrOut, format+"\n", args...)
+		f.IO.Say(format, args...)
 	}
 }

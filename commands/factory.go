@@ -42,6 +42,7 @@ type Globals struct {
 	Quiet           bool
 	Verbose         bool
 	Color           string // auto | always | never
+	Endpoint        string // --endpoint URL|local:STACK (endpoints.md)
 }
 
 // Home resolves LOAMS_HOME without creating it.

@@ -27,7 +27,7 @@ func (s homeStacks) Load(ctx context.Context, name string) (envfile.Stack, error
 	if err != nil {
 		return envfile.Stack{}, err
 	}
-	spec, err := stack.Load(h, name)
+	spec, err := stack.LoadTrusted(h, name)
 	if err != nil {
 		return envfile.Stack{}, err
 	}

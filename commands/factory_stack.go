@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/errs"
@@ -23,7 +24,7 @@ func (f *Factory) Supervisor() (*stack.Supervisor, error) {
 		return nil, err
 	}
 	return &stack.Supervisor{Home: h, Secrets: f.SecretStore, Getenv: f.Getenv, ProfileServer: p.ServerBinary,
-		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now}, nil
+		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now, Notify: f.Notice}, nil
 }
 
 // stackName is --name, else --stack's default: the profile's default_stack.
@@ -48,12 +49,37 @@ func describeView(d *stack.Description) ([][]string, string) {
 		rows = append(rows, []string{"pid", fmt.Sprint(*d.PID)}, []string{"started", d.StartedAt.Format("2006-01-02 15:04:05Z")})
 	}
 	rows = append(rows, engineRows(d, "")...)
-	rows = append(rows, []string{"server", d.ServerVersion + " (" + d.ServerBinary + ")"}, []string{"data", d.DataDir}, []string{"log", d.LogPath})
+	rows = append(rows, []string{"server", d.ServerVersion + " (" + d.ServerBinary + ")"})
+	rows = append(rows, serverRows(d.Edition, d.Services)...)
+	rows = append(rows, []string{"data", d.DataDir}, []string{"log", d.LogPath})
 	tail := ""
 	if len(d.LogTail) > 0 {
 		tail = strings.Join(d.LogTail, "\n")
 	}
 	return rows, tail
+}
+
+// describeText is describe for -o text: one field per cell, keys as in
+// the json, RFC 3339 times, and one row per endpoint
+// (endpoint ENGINE KIND URL) so `awk -F'\t'` can pick any of them.
+func describeText(d *stack.Description) [][]string {
+	rows := [][]string{{"name", d.Name}, {"state", d.State}}
+	if d.PID != nil {
+		rows = append(rows, []string{"pid", fmt.Sprint(*d.PID)}, []string{"started_at", d.StartedAt.UTC().Format(time.RFC3339)})
+	}
+	rows = append(rows, endpointText(d)...)
+	return append(rows, []string{"server_version", d.ServerVersion}, []string{"server_binary", d.ServerBinary},
+		[]string{"data_dir", d.DataDir}, []string{"log_path", d.LogPath})
+}
+
+func endpointText(d *stack.Description) [][]string {
+	var rows [][]string
+	for _, e := range d.Engines {
+		for _, k := range slices.Sorted(maps.Keys(e.Endpoints)) {
+			rows = append(rows, []string{"endpoint", e.Engine, k, e.Endpoints[k]})
+		}
+	}
+	return rows
 }
 
 // engineRows is one row per engine: its name (after indent) and its
@@ -76,12 +102,13 @@ func engineRows(d *stack.Description, indent string) [][]string {
 
 func (f *Factory) printStack(d *stack.Description) error {
 	rows, tail := describeView(d)
-	if err := f.Printer().Print(output.View{JSON: d, Rows: rows}); err != nil {
+	if err := f.Printer().Print(output.View{JSON: d, Rows: rows, TextRows: describeText(d)}); err != nil {
 		return err
 	}
 	if tail != "" && !f.JSON() {
 		f.Notice("last lines of %s:\n%s", d.LogPath, tail)
 	}
+	f.skewNotice(d.ServerVersion, d.Compatibility)
 	return nil
 }
 

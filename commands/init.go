@@ -19,7 +19,9 @@ import (
 
 type initOptions struct {
 	yes, noAgent, noEnv bool
+	allowDownload       bool
 	stack, projectDir   string
+	serverBinary        string
 	engines, agents     []string
 	wait                time.Duration
 	portBase            int
@@ -45,8 +47,10 @@ func newInitCmd(f *Factory) *cli.Command {
 			&cli.BoolFlag{Name: "no-agent", Usage: "do not set up any coding agent", Destination: &opts.noAgent},
 			&cli.BoolFlag{Name: "no-env", Usage: "do not write .env.loams", Destination: &opts.noEnv},
 			&cli.StringFlag{Name: "project-dir", Usage: "project directory (default: the nearest project root, else the current directory)", Destination: &opts.projectDir},
+			&cli.StringFlag{Name: "server-binary", Usage: "path of the Loams server binary for a new stack (recorded in its stack.toml)", Destination: &opts.serverBinary},
 			&cli.IntFlag{Name: "port-base", Usage: "ports of a new stack: BASE+offset (default: loams chooses)", Destination: &opts.portBase},
 			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &opts.wait},
+			&cli.BoolFlag{Name: "allow-download", Usage: "no server found: install the latest one without asking", Destination: &opts.allowDownload},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
@@ -123,7 +127,7 @@ func runInit(ctx context.Context, f *Factory, opts *initOptions) error {
 	if err := initAgents(ctx, f, opts, res, ask); err != nil {
 		return err
 	}
-	return printInit(f, res)
+	return printInit(f, res, orOther(f.agentsProjectDir, opts.projectDir))
 }
 
 // initProfile creates the profile when it is missing and gives it a
@@ -174,9 +178,12 @@ func initStackStep(ctx context.Context, f *Factory, opts *initOptions, res *init
 		if ok, err := ask("Create and start the stack " + name + "?"); err != nil || !ok {
 			return err
 		}
-		err = f.withProgress("starting "+name+"…", func() (err error) {
-			d, err = sv.Create(ctx, stack.CreateOptions{Name: name, Engines: opts.engines, PortBase: opts.portBase, Start: true, Wait: opts.wait})
-			return err
+		err = f.withServer(ctx, opts.allowDownload, "loams init --yes", func() error {
+			return f.withProgress("starting "+name+"…", func() (err error) {
+				d, err = sv.Create(ctx, stack.CreateOptions{Name: name, Engines: opts.engines, PortBase: opts.portBase,
+					ServerBinary: opts.serverBinary, Start: true, Wait: opts.wait})
+				return err
+			})
 		})
 		if err != nil {
 			return err

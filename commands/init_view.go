@@ -1,29 +1,50 @@
 package commands
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/pkgadd"
 )
 
 // printInit shows what init did and what to do next: the summary on
-// stdout, the next steps on stderr (json mode: the result alone).
-func printInit(f *Factory, res *initResult) error {
+// stdout, the next steps on stderr (json mode: the result alone; text
+// mode: records only, one field per cell).
+func printInit(f *Factory, res *initResult, projectDir string) error {
 	d := res.Stack.Description
 	rows := [][]string{{"profile", res.Profile}, {"stack", d.Name + " (" + d.State + ")"}}
 	rows = append(rows, engineRows(d, "  ")...)
+	text := [][]string{{"profile", res.Profile}, {"stack", d.Name, d.State}}
+	text = append(text, endpointText(d)...)
 	if res.EnvFile != nil {
 		rows = append(rows, []string{"env file", *res.EnvFile})
+		text = append(text, []string{"env_file", *res.EnvFile})
 	}
 	for _, a := range res.Agents {
 		rows = append(rows, []string{a.Agent, strings.ReplaceAll(a.Status, "_", " ")})
+		text = append(text, []string{"agent", a.Agent, a.Status})
 	}
 	if len(res.Changes) == 0 {
 		rows = append(rows, []string{"changes", "none: everything was already set up"})
 	}
-	if err := f.Printer().Print(output.View{JSON: res, Rows: rows}); err != nil || f.JSON() {
+	for _, c := range res.Changes {
+		text = append(text, []string{"change", c})
+	}
+	if err := f.Printer().Print(output.View{JSON: res, Rows: rows, TextRows: text}); err != nil || f.Globals.Output != output.Table {
 		return err
 	}
+	f.say("\nNext:")
+	for _, n := range initNext(res, snippetLanguage(projectDir)) {
+		f.say("  - %s", n)
+	}
+	return nil
+}
+
+// initNext are the next steps for what init did and did not do.
+func initNext(res *initResult, language string) []string {
 	var next []string
 	if res.EnvFile != nil {
 		next = append(next, "your app reads LOAMS_URL and LOAMS_API_KEY from "+*res.EnvFile)
@@ -33,11 +54,26 @@ func printInit(f *Factory, res *initResult) error {
 			next = append(next, "restart "+a.Agent+" so it starts `loams mcp serve`; `loams mcp doctor` checks it")
 		}
 	}
-	next = append(next, "`loams docs search \"getting started\"` and `loams docs snippet --engine qdrant --language python --task search`",
-		"`loams stack describe` shows the endpoints; `loams stack stop` when you are done")
-	f.say("\nNext:")
-	for _, n := range next {
-		f.say("  - %s", n)
+	next = append(next, "`loams docs search \"getting started\"` and `loams docs snippet --engine qdrant --language "+language+" --task search`")
+	if res.Stack.State == "absent" {
+		// The stack was declined: there is nothing to describe or stop.
+		return append(next, "`loams stack create "+res.Stack.Name+"` (or `loams init` again) when you want the local stack")
 	}
-	return nil
+	return append(next, "`loams stack describe` shows the endpoints; `loams stack stop` when you are done")
+}
+
+// snippetLanguage is the snippet language of the project in dir: its
+// package manager's language when the docs have snippets in it, else
+// python (the language of most Loams examples).
+func snippetLanguage(dir string) string {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	found, _ := pkgadd.Detect(filepath.Clean(dir))
+	for _, fd := range found {
+		if slices.Contains([]string{"typescript", "python", "go"}, fd.Language) {
+			return fd.Language
+		}
+	}
+	return "python"
 }

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/iostreams"
@@ -44,7 +47,8 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 		resolveProfileFromEnv(f)
 		err = runMCPServe(ctx, f, opts)
 	} else {
-		err = NewRoot(f).Run(ctx, versionFlagAsCommand(args))
+		root := NewRoot(f)
+		err = root.Run(ctx, versionFlagAsCommand(root, args))
 	}
 	if err == nil {
 		return 0
@@ -59,6 +63,12 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 			err = errs.New(errs.Interrupted, "run the command again when you are ready", "interrupted").Wrap(err)
 		default:
 		}
+	}
+	if r, ok := err.(*reportedFailure); ok { // doctor: the report is the output
+		if !jsonRequested(f, args) {
+			fmt.Fprintf(f.IO.ErrOut, "error: %s\nhint: %s\n", r.message, r.hint)
+		}
+		return r.exit
 	}
 	e := classify(err)
 	renderError(f, args, e)
@@ -93,11 +103,7 @@ func renderError(f *Factory, args []string, e *errs.Error) {
 		output.WriteJSON(f.IO.ErrOut, map[string]any{"error": e.Object()})
 		return
 	}
-	w := redact.Writer{W: f.IO.ErrOut}
-	fmt.Fprintf(w, "error: %s\n", e.Message)
-	if e.Hint != "" {
-		fmt.Fprintf(w, "hint: %s\n", e.Hint)
-	}
+	output.WriteErrorText(redact.Writer{W: f.IO.ErrOut}, e)
 }
 
 // jsonRequested answers even when flag parsing failed before the root's
@@ -126,7 +132,7 @@ func jsonRequested(f *Factory, args []string) bool {
 // versionFlagAsCommand turns `loams --version` (and -V), which people type
 // from habit, into `loams version`. Only when no command follows: a
 // subcommand's own --version (server install) keeps its meaning.
-func versionFlagAsCommand(args []string) []string {
+func versionFlagAsCommand(root *cli.Command, args []string) []string {
 	at := -1
 	for i := 1; i < len(args); i++ {
 		switch a := args[i]; {
@@ -135,9 +141,9 @@ func versionFlagAsCommand(args []string) []string {
 		case a == "--":
 			return args
 		case !strings.HasPrefix(a, "-"):
-			// A command (or a global flag's value, which only matters if
-			// it is followed by nothing else: `-o json --version`).
-			if i > 1 && globalTakesValue(args[i-1]) {
+			// A command, or the value of a global flag before it
+			// (`-o json --version`).
+			if i > 1 && globalTakesValue(root, args[i-1]) {
 				continue
 			}
 			return args
@@ -150,12 +156,19 @@ func versionFlagAsCommand(args []string) []string {
 	return append(out, "version")
 }
 
-// globalTakesValue reports whether a root flag spelled a consumes the next
-// argument as its value.
-func globalTakesValue(a string) bool {
-	switch strings.TrimLeft(a, "-") {
-	case "output", "o", "profile", "color":
-		return !strings.Contains(a, "=")
+// globalTakesValue reports whether a, a root flag, consumes the next
+// argument as its value (every root flag but the booleans, unless given
+// as --flag=value).
+func globalTakesValue(root *cli.Command, a string) bool {
+	if !strings.HasPrefix(a, "-") || strings.Contains(a, "=") {
+		return false
+	}
+	name := strings.TrimLeft(a, "-")
+	for _, fl := range root.Flags {
+		if slices.Contains(fl.Names(), name) {
+			_, isBool := fl.(*cli.BoolFlag)
+			return !isBool
+		}
 	}
 	return false
 }

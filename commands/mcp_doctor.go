@@ -40,14 +40,14 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 		checks = []agents.Check{}
 	}
 	header := []string{"agent", "scope", "entry", "status", "protocol", "tools", "handshake", "command"}
-	failed := false
+	failed := false // a problem column when anything failed or warns
 	for _, c := range checks {
-		failed = failed || !c.Connected
+		failed = failed || !c.Connected || c.Warning != ""
 	}
 	if failed {
 		header = append(header, "problem", "fix")
 	}
-	var rows [][]string
+	var rows, text [][]string
 	for _, c := range checks {
 		status, target := "connected", c.URL
 		if !c.Connected {
@@ -65,7 +65,11 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 			row = append(row, problem, c.Fix)
 		}
 		rows = append(rows, row)
+		// -o text: the handshake in integer milliseconds, like json's handshake_ms.
+		tr := append([]string{}, row...)
+		tr[6] = strconv.FormatInt(c.HandshakeMS, 10)
+		text = append(text, tr)
 	}
-	return f.Printer().Print(output.View{JSON: map[string]any{"agents": checks}, Header: header, Rows: rows,
-		Empty: "no agent has a loams MCP entry; run `loams mcp install --agent claude-code` (or codex, cursor, windsurf)"})
+	return f.Printer().Print(output.View{JSON: map[string]any{"agents": checks}, Header: header, Rows: rows, TextRows: text,
+		Empty: "no agent has a loams MCP entry; run `loams mcp install --agent claude-code` (or another agent: `loams mcp install --help` lists them)"})
 }

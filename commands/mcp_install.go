@@ -11,34 +11,40 @@ import (
 )
 
 type mcpInstallOptions struct {
-	agent, scope, stack string
-	dryRun              bool
+	agent, scope, stack, projectDir string
+	dryRun, allowTemp               bool
 }
 
 func newMCPInstallCmd(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "install",
 		Usage: "Register `loams mcp serve` with a coding agent",
-		Description: describe("Uses the agent's own CLI when it is installed (claude, codex), else edits its\n"+
-			"config file, changing only the loams entries. When the stack has the mcp\n"+
-			"engine, its HTTP endpoint is registered too, as loams-<stack>.\n"+
-			"Scopes: claude-code user|project|local, codex user, cursor user|project, windsurf user.",
-			"loams mcp install --agent claude-code", "loams mcp install --agent cursor --scope project --dry-run"),
+		Description: describe("Uses the agent's own CLI to add a new entry when it is installed (claude,\n"+
+			"codex), else edits its config file, changing only the loams entries: comments,\n"+
+			"other servers and the keys you added to ours (env, timeouts) stay. When the\n"+
+			"stack has the mcp engine, its HTTP endpoint is registered too, as loams-<stack>.\n"+
+			"Agents and their scopes (the first is the default):\n"+agents.ScopeHelp(),
+			"loams mcp install --agent claude-code", "loams mcp install --agent cursor --scope project --dry-run",
+			"loams mcp install --agent gemini-cli",
+			"loams mcp install --agent claude-code --scope project --project-dir ~/src/app"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
-			&cli.StringFlag{Name: "scope", Usage: "user, project or local (default: user)"},
+			&cli.StringFlag{Name: "scope", Usage: "user, project or local (default: the agent's first scope, listed above)"},
 			&cli.StringFlag{Name: "stack", Usage: "stack whose HTTP MCP endpoint to add (default: the profile's default_stack)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing"},
+			&cli.BoolFlag{Name: "allow-temporary-binary", Usage: "register this loams even though it runs from a temporary or build-cache directory (go run)"},
+			projectDirFlag(),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return runMCPInstall(ctx, f, &mcpInstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"),
-				stack: cmd.String("stack"), dryRun: cmd.Bool("dry-run")})
+				stack: cmd.String("stack"), dryRun: cmd.Bool("dry-run"), allowTemp: cmd.Bool("allow-temporary-binary"),
+				projectDir: cmd.String("project-dir")})
 		},
 	}
 }
 
 func runMCPInstall(ctx context.Context, f *Factory, opts *mcpInstallOptions) error {
-	env, err := f.agentsEnv("")
+	env, err := f.agentsEnv(opts.projectDir)
 	if err != nil {
 		return err
 	}
@@ -50,7 +56,7 @@ func runMCPInstall(ctx context.Context, f *Factory, opts *mcpInstallOptions) err
 		return err
 	}
 	res, err := agents.Install(ctx, env, agents.InstallRequest{Agent: opts.agent, Scope: opts.scope,
-		Stack: stack, MCPURL: url, DryRun: opts.dryRun})
+		Stack: stack, MCPURL: url, DryRun: opts.dryRun, AllowTemporaryBinary: opts.allowTemp})
 	if err != nil {
 		return err
 	}
@@ -71,10 +77,13 @@ func agentResultView(res *agents.Result, doc any) output.View {
 	}
 	rows := [][]string{{"agent", res.Agent}, {"scope", res.Scope}, {"via", via(res)}, {"config", res.Path + " (" + state + ")"},
 		{"entries", strings.Join(res.Entries, ", ")}}
+	text := [][]string{{"agent", res.Agent}, {"scope", res.Scope}, {"via", res.Via}, {"config", res.Path},
+		{"state", strings.Fields(state)[0]}, {"entries", strings.Join(res.Entries, ",")}}
 	if res.Backup != "" {
 		rows = append(rows, []string{"backup", res.Backup})
+		text = append(text, []string{"backup", res.Backup})
 	}
-	return output.View{JSON: doc, Rows: rows}
+	return output.View{JSON: doc, Rows: rows, TextRows: text}
 }
 
 func via(res *agents.Result) string {
@@ -94,4 +103,10 @@ func dryRunText(res *agents.Result) string {
 	}
 	b.WriteString(res.Diff)
 	return b.String()
+}
+
+// projectDirFlag is --project-dir for the verbs whose project scopes need
+// one when they do not run inside the project.
+func projectDirFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "project-dir", Usage: "project directory of the project scopes (default: the nearest project root)"}
 }

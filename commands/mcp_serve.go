@@ -54,7 +54,7 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 	}
 	cwd, _ := os.Getwd()
 	srv, closeFn := mcpserve.New(mcpserve.Options{
-		Home: h, Getenv: f.Getenv, Profile: p, Stack: stack, ProjectDir: opts.projectDir,
+		Home: h, Getenv: f.Getenv, Profile: p, Stack: stack, ProjectDir: opts.projectDir, Endpoint: f.Globals.Endpoint,
 		Cwd: cwd, Now: f.Now, Build: buildinfo.Get(), Stderr: f.IO.ErrOut,
 	})
 	return srv, closeFn, nil

@@ -13,6 +13,7 @@ import (
 type mcpUninstallOptions struct {
 	agent, scope string
 	dryRun       bool
+	projectDir   string
 }
 
 func newMCPUninstallCmd(f *Factory) *cli.Command {
@@ -26,15 +27,17 @@ func newMCPUninstallCmd(f *Factory) *cli.Command {
 			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
 			&cli.StringFlag{Name: "scope", Usage: "only this scope (default: every scope installed)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing"},
+			projectDirFlag(),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			return runMCPUninstall(ctx, f, &mcpUninstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"), dryRun: cmd.Bool("dry-run")})
+			return runMCPUninstall(ctx, f, &mcpUninstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"), dryRun: cmd.Bool("dry-run"),
+				projectDir: cmd.String("project-dir")})
 		},
 	}
 }
 
 func runMCPUninstall(ctx context.Context, f *Factory, opts *mcpUninstallOptions) error {
-	env, err := f.agentsEnv("")
+	env, err := f.agentsEnv(opts.projectDir)
 	if err != nil {
 		return err
 	}
@@ -56,7 +59,7 @@ func runMCPUninstall(ctx context.Context, f *Factory, opts *mcpUninstallOptions)
 		}
 		return f.Printer().Print(output.View{JSON: doc, Raw: raw.String()})
 	}
-	var rows [][]string
+	var rows, text [][]string
 	for _, r := range results {
 		state := "unchanged"
 		switch {
@@ -66,6 +69,7 @@ func runMCPUninstall(ctx context.Context, f *Factory, opts *mcpUninstallOptions)
 			state = "removed"
 		}
 		rows = append(rows, []string{r.Agent, r.Scope, strings.Join(r.Entries, ", "), r.Path, state})
+		text = append(text, []string{r.Agent, r.Scope, strings.Join(r.Entries, ","), r.Path, state})
 	}
-	return f.Printer().Print(output.View{JSON: doc, Header: []string{"agent", "scope", "entries", "config", "state"}, Rows: rows})
+	return f.Printer().Print(output.View{JSON: doc, Header: []string{"agent", "scope", "entries", "config", "state"}, Rows: rows, TextRows: text})
 }

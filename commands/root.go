@@ -32,6 +32,7 @@ func NewRoot(f *Factory) *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print only results and errors"},
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say more on stderr"},
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour in tables: auto, always or never"},
+			&cli.StringFlag{Name: "endpoint", Usage: "Loams server to talk to: URL or local:STACK (env LOAMS_ENDPOINT)"},
 		},
 		Commands: []*cli.Command{
 			newInitCmd(f),
@@ -42,13 +43,19 @@ func NewRoot(f *Factory) *cli.Command {
 			newMCPCmd(f),
 			newStackCmd(f),
 			newDocsCmd(f),
+			newServerGroupCmd(f),
+			newDoctorCmd(f),
+			newStatusCmd(f),
+			newLoginCmd(f),
+			newLogoutCmd(f),
+			newWhoAmICmd(f),
 			newServerCmd(f, "dev", "Run the Loams server's dev command (everything in one process)"),
 			newServerCmd(f, "standalone", "Run the Loams server's standalone command (data in object storage)"),
 			newServerCmd(f, "cluster", "Run the Loams server's cluster command"),
 		},
 		EnableShellCompletion:           true,
 		ShellCompletionCommandName:      "completions",
-		ConfigureShellCompletionCommand: configureCompletions,
+		ConfigureShellCompletionCommand: func(c *cli.Command) { configureCompletions(f, c) },
 		HideHelpCommand:                 true,
 		HideVersion:                     true,
 		Suggest:                         true,
@@ -78,6 +85,7 @@ func resolveGlobals(f *Factory, cmd *cli.Command) error {
 	g.NoInput = cmd.Bool("no-input")
 	g.Quiet = cmd.Bool("quiet")
 	g.Verbose = cmd.Bool("verbose")
+	g.Endpoint = cmd.String("endpoint")
 	switch c := cmd.String("color"); c {
 	case "auto", "always", "never":
 		g.Color = c

@@ -6,11 +6,20 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/stack"
 )
 
+// passthroughMarker is set in the environment of the server that
+// `loams dev|standalone|cluster` hands over to. Finding it set means the
+// "server" was this CLI again (a misconfigured LOAMS_SERVER_BINARY, or a
+// loams on PATH): refuse instead of recursing without end.
+const passthroughMarker = "LOAMS_SERVER_PASSTHROUGH"
+
 // newServerCmd forwards `loams dev|standalone|cluster …` verbatim to the
 // Loams server binary, so commands from the server's docs keep working.
+// On Unix the server replaces this process (same pid, same signals), so
+// killing `loams dev` kills the server and no orphan can outlive it.
 func newServerCmd(f *Factory, name, usage string) *cli.Command {
 	return &cli.Command{
 		Name:            name,
@@ -18,6 +27,10 @@ func newServerCmd(f *Factory, name, usage string) *cli.Command {
 		Description:     describe("Runs the Loams server binary's own `"+name+"` command with the same arguments.", "loams "+name+" --help"),
 		SkipFlagParsing: true,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if via := f.Getenv(passthroughMarker); via != "" {
+				return errs.New(errs.Usage, "point LOAMS_SERVER_BINARY or the profile's server_binary at the Loams server, not at this CLI",
+					"`loams %s` was started by `loams %s` itself: %s is this CLI, not the Loams server", name, name, via).With("server_binary", via)
+			}
 			h, err := f.Home()
 			if err != nil {
 				return err
@@ -30,7 +43,7 @@ func newServerCmd(f *Factory, name, usage string) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runForeground(f, append([]string{bin, name}, cmd.Args().Slice()...), os.Environ())
+			return execServer(f, append([]string{bin, name}, cmd.Args().Slice()...), append(os.Environ(), passthroughMarker+"="+bin))
 		},
 	}
 }

@@ -3,6 +3,8 @@ package commands
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -26,6 +28,7 @@ func newStackCmd(f *Factory) *cli.Command {
 		if hasFlag(sub, "name") {
 			sub.ArgsUsage = "[NAME]"
 			sub.Before = positionalStackName
+			sub.ShellComplete = completeStackName(f)
 		}
 	}
 	return c
@@ -72,4 +75,26 @@ func hasFlag(c *cli.Command, name string) bool {
 		}
 	}
 	return false
+}
+
+// completeStackName offers the stacks of LOAMS_HOME where a stack verb
+// takes its NAME (`loams stack start <TAB>`), and flags after a dash.
+// It reads directory names only: TAB must not wait for servers.
+func completeStackName(f *Factory) cli.ShellCompleteFunc {
+	return func(ctx context.Context, cmd *cli.Command) {
+		if cmd.NArg() > 0 { // a name already given, or a flag being typed
+			cli.DefaultCompleteWithFlags(ctx, cmd)
+			return
+		}
+		h, err := f.Home()
+		if err != nil {
+			return
+		}
+		entries, _ := os.ReadDir(h.StacksDir())
+		for _, e := range entries {
+			if _, err := os.Stat(filepath.Join(h.Stack(e.Name()), "stack.toml")); err == nil {
+				fmt.Fprintln(cmd.Root().Writer, e.Name())
+			}
+		}
+	}
 }

@@ -11,8 +11,9 @@ import (
 
 type stackCreateOptions struct {
 	stack.CreateOptions
-	engines string
-	noStart bool
+	engines       string
+	noStart       bool
+	allowDownload bool
 }
 
 func newStackCreateCmd(f *Factory) *cli.Command {
@@ -32,6 +33,7 @@ func newStackCreateCmd(f *Factory) *cli.Command {
 			&cli.IntFlag{Name: "port-base", Usage: "use ports BASE+offset instead of choosing", Destination: &opts.PortBase},
 			&cli.StringFlag{Name: "server-binary", Usage: "path of the Loams server binary (recorded in stack.toml)", Destination: &opts.ServerBinary},
 			&cli.BoolFlag{Name: "no-start", Usage: "create the stack without starting it", Destination: &opts.noStart},
+			&cli.BoolFlag{Name: "allow-download", Usage: "no server found: install the latest one without asking", Destination: &opts.allowDownload},
 			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &opts.Wait},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -50,9 +52,11 @@ func runStackCreate(ctx context.Context, f *Factory, opts *stackCreateOptions) e
 		return err
 	}
 	var d *stack.Description
-	err = f.withProgress("starting "+opts.Name+"…", func() (err error) {
-		d, err = sv.Create(ctx, opts.CreateOptions)
-		return err
+	err = f.withServer(ctx, opts.allowDownload, "loams stack create --name "+opts.Name, func() error {
+		return f.withProgress("starting "+opts.Name+"…", func() (err error) {
+			d, err = sv.Create(ctx, opts.CreateOptions)
+			return err
+		})
 	})
 	// A stack whose first start failed still exists: it becomes the default
 	// all the same, so the hint's `loams stack start` finds it.

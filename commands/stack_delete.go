@@ -26,10 +26,12 @@ func newStackDeleteCmd(f *Factory) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := sv.Describe(ctx, name); err != nil {
+			_, err = sv.Describe(ctx, name)
+			gone := errs.Is(err, errs.StackNotFound) // deleting it again succeeds, like stop
+			if err != nil && !gone {
 				return err
 			}
-			if !yes {
+			if !yes && !gone {
 				if !f.CanPrompt() {
 					return errs.New(errs.ConfirmationRequired, "pass --yes to delete it", "deleting stack %q needs confirmation", name).With("name", name)
 				}
@@ -43,6 +45,9 @@ func newStackDeleteCmd(f *Factory) *cli.Command {
 				return err
 			}
 			rows := [][]string{{"deleted", res.Name}}
+			if res.AlreadyGone {
+				rows = [][]string{{"already gone", res.Name}}
+			}
 			if res.KeptData != "" {
 				rows = append(rows, []string{"data kept in", res.KeptData})
 			}

@@ -11,6 +11,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/internal/redact"
 	"loams.dev/cli/stack"
 )
 
@@ -53,7 +54,7 @@ func newStackLogsCmd(f *Factory) *cli.Command {
 			if err := f.Printer().Print(output.View{JSON: map[string]any{"lines": tail}, Raw: raw}); err != nil || !follow {
 				return err
 			}
-			return followFile(ctx, d.LogPath, f.IO.Out)
+			return followFile(ctx, d.LogPath, redact.Writer{W: f.IO.Out}) // a server may print its key
 		},
 	}
 }

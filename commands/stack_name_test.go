@@ -2,9 +2,47 @@ package commands
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"loams.dev/cli/internal/iostreams"
 )
+
+// checkTSV holds -o text to its contract: every line a record of tab-
+// separated fields whose first names it, with the field count fields
+// gives for that name; no field padded or holding two values; times
+// RFC 3339, pids integers.
+func checkTSV(t *testing.T, out string, fields map[string]int) {
+	t.Helper()
+	if out == "" || !strings.HasSuffix(out, "\n") {
+		t.Fatalf("text output %q", out)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		cells := strings.Split(line, "\t")
+		n, ok := fields[cells[0]]
+		if !ok || len(cells) != n {
+			t.Errorf("line %q: %d fields, want a known key with its field count", line, len(cells))
+			continue
+		}
+		for _, c := range cells {
+			if strings.TrimSpace(c) != c || strings.Contains(c, "  ") || strings.Contains(c, " (") {
+				t.Errorf("line %q: field %q is padded or holds two values", line, c)
+			}
+		}
+		switch cells[0] {
+		case "started_at":
+			if _, err := time.Parse(time.RFC3339, cells[1]); err != nil {
+				t.Errorf("started_at %q is not RFC 3339", cells[1])
+			}
+		case "pid":
+			if _, err := strconv.Atoi(cells[1]); err != nil {
+				t.Errorf("pid %q is not an integer", cells[1])
+			}
+		}
+	}
+}
 
 // A stack verb takes its stack positionally (`loams stack start dev`) or
 // as --name, with --stack as an alias; the binary drives a real server.
@@ -23,6 +61,8 @@ func TestStackNamePositionalAndAlias(t *testing.T) {
 	if out, errOut, code := loams(t, env, "stack", "describe", "--stack", "web", "-o", "json"); code != 0 || !strings.Contains(out, `"name": "web"`) {
 		t.Errorf("describe --stack web: %d %s %s", code, out, errOut)
 	}
+	out, _, _ = loams(t, env, "stack", "describe", "web", "-o", "text")
+	checkTSV(t, out, map[string]int{"name": 2, "state": 2, "pid": 2, "started_at": 2, "endpoint": 4, "server_version": 2, "server_binary": 2, "data_dir": 2, "log_path": 2})
 	if out, errOut, code := loams(t, env, "stack", "stop", "web", "-o", "json"); code != 0 || !strings.Contains(out, `"stopped"`) {
 		t.Errorf("stop web: %d %s %s", code, out, errOut)
 	}
@@ -79,7 +119,12 @@ func TestVersionFlagIsVersionCommand(t *testing.T) {
 		t.Errorf("-o json --version is not version's json: %q", r.stdout)
 	}
 	// A subcommand's own --version is not rewritten.
-	if got := versionFlagAsCommand([]string{"loams", "server", "install", "--version", "1.2.3"}); strings.Join(got, " ") != "loams server install --version 1.2.3" {
+	ios, _, _, _ := iostreams.Test()
+	root := NewRoot(&Factory{IO: ios, Getenv: func(string) string { return "" }})
+	if got := versionFlagAsCommand(root, []string{"loams", "-q", "--profile", "work", "--version"}); strings.Join(got, " ") != "loams -q --profile work version" {
+		t.Errorf("globals before --version: %v", got)
+	}
+	if got := versionFlagAsCommand(root, []string{"loams", "server", "install", "--version", "1.2.3"}); strings.Join(got, " ") != "loams server install --version 1.2.3" {
 		t.Errorf("rewrote a subcommand's --version: %v", got)
 	}
 }

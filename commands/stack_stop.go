@@ -40,12 +40,14 @@ func newStackStopCmd(f *Factory) *cli.Command {
 func newStackRestartCmd(f *Factory) *cli.Command {
 	var name string
 	var wait time.Duration
+	var upgrade bool
 	return &cli.Command{
 		Name:        "restart",
 		Usage:       "Stop a stack, then start it again",
-		Description: describe("", "loams stack restart --name dev"),
+		Description: describe("", "loams stack restart --name dev", "loams stack restart --name dev --upgrade"),
 		Flags: []cli.Flag{nameFlag(&name, false),
-			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &wait}},
+			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &wait},
+			&cli.BoolFlag{Name: "upgrade", Usage: "move the stack to the current server (`loams server list`)", Destination: &upgrade}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			n, err := f.stackName(name)
 			if err != nil {
@@ -57,6 +59,13 @@ func newStackRestartCmd(f *Factory) *cli.Command {
 			}
 			if err := f.withProgress("stopping "+n+"…", func() error { _, err := sv.Stop(ctx, n, stack.DefaultGrace); return err }); err != nil {
 				return err
+			}
+			if upgrade {
+				spec, err := sv.UseCurrentServer(ctx, n)
+				if err != nil {
+					return err
+				}
+				f.say("stack %s now runs %s (%s)", n, spec.ServerVersion, spec.ServerBinary)
 			}
 			return runStackStart(ctx, f, n, wait)
 		},

@@ -48,7 +48,8 @@ func runVersion(f *Factory, opts *versionOptions) error {
 	return f.Printer().Print(output.View{
 		JSON: versionJSON{Name: "loams", Version: i.Version, Commit: i.Commit, BuiltAt: i.BuiltAt,
 			OS: i.OS, Arch: i.Arch, Go: i.Go, DocsVersion: i.Version, OutputSchema: 1},
-		Raw: fmt.Sprintf("loams %s (%s, %s, %s/%s)\n", i.Version, shortCommit(commit), date, i.OS, i.Arch),
+		Raw:      fmt.Sprintf("loams %s (%s, %s, %s/%s)\n", i.Version, shortCommit(commit), date, i.OS, i.Arch),
+		TextRows: [][]string{{"loams", i.Version, i.Commit, i.BuiltAt, i.OS, i.Arch, i.Go}},
 	})
 }
 

@@ -25,6 +25,9 @@ type Stack struct {
 	Name string
 	Vars []Var
 	Key  secret.Secret
+	// Endpoint is set for a remote profile's settings (remote.go): Name is
+	// then the profile, and the file has no LOAMS_STACK.
+	Endpoint string
 }
 
 // nativeVars are the native engine's variables, which LOAMS_API_KEY follows
@@ -39,8 +42,8 @@ type entry struct {
 // entries orders the file: LOAMS_STACK, the native variables, LOAMS_API_KEY,
 // then the other engines' variables.
 func (s Stack) entries() []entry {
-	out := []entry{{name: "LOAMS_STACK", value: s.Name}}
-	at := 1
+	out := s.head()
+	at := len(out)
 	for _, v := range s.Vars {
 		out = append(out, entry{name: v.Name, value: v.Value})
 		if nativeVars[v.Name] {
@@ -86,7 +89,7 @@ const headerPrefix = "# Written by loams "
 // Dotenv renders the whole .env.loams file.
 func (s Stack) Dotenv(version string, now time.Time) []byte {
 	var b strings.Builder
-	b.WriteString(Header(version, s.Name, now) + "\n")
+	b.WriteString(s.header(version, now) + "\n")
 	b.WriteString(s.lines("\n"))
 	return []byte(b.String())
 }

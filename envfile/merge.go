@@ -28,7 +28,7 @@ func Merge(src []byte, s Stack, path string) ([]byte, error) {
 	if lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	begin := BlockBegin(s.Name)
+	begin := s.blockBegin()
 	start, end := -1, -1 // line indexes of this stack's markers
 	open := -1           // line index of the block being read
 	for i, l := range lines {
@@ -77,7 +77,7 @@ func Merge(src []byte, s Stack, path string) ([]byte, error) {
 
 // block renders the marked block; last ends its closing line.
 func (s Stack) block(eol, last string) string {
-	return BlockBegin(s.Name) + eol + s.lines(eol) + BlockEnd + last
+	return s.blockBegin() + eol + s.lines(eol) + BlockEnd + last
 }
 
 func conflict(path, format string, args ...any) error {

@@ -3,6 +3,8 @@ package mcpserve_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -71,6 +73,10 @@ func TestGeminiWaitForPrevious(t *testing.T) {
 		if ig, _ := json.Marshal(res.Meta["loams/ignored_arguments"]); string(ig) != `["wait_for_previous"]` {
 			t.Errorf("%s: _meta[loams/ignored_arguments] = %s, want [\"wait_for_previous\"]", c.tool, ig)
 		}
+	}
+	log, _ := os.ReadFile(filepath.Join(a.home, "logs", "mcp.log"))
+	if n := strings.Count(string(log), `"msg":"ignored arguments"`); n != len(calls) || !strings.Contains(string(log), "wait_for_previous") {
+		t.Errorf("mcp.log: want %d \"ignored arguments\" lines naming wait_for_previous, got %d", len(calls), n)
 	}
 }
 

@@ -18,11 +18,8 @@ import (
 	"loams.dev/cli/internal/testbin"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+// TestMain fails the run when a process a test started outlives it.
+func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
 
 // serverEnv is a throwaway LOAMS_HOME with the file secret store, so no
 // test touches the developer's keyring or stacks.

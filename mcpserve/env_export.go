@@ -20,7 +20,7 @@ func (s *Server) envExportTool() tool {
 		Name:  "env_export",
 		Title: "Write .env.loams",
 		Description: "Write a stack's URLs and API key to .env.loams in the project (0600, git-ignored), optionally merged into " +
-			".env, so the app can connect. Returns names and values with the key redacted: load the file, never ask for the key.",
+			".env, so the app can connect. Without name under a profile with a remote endpoint, writes that endpoint's settings. Returns names and values with the key redacted: load the file, never ask for the key.",
 		Annotations: mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no(), OpenWorldHint: no()},
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")
@@ -28,15 +28,11 @@ func (s *Server) envExportTool() tool {
 			sc.Properties["merge_into"].MaxLength = intPtr(255)
 		},
 		Run: func(ctx context.Context, in envExportInput) (envfile.AgentResult, error) {
-			name, err := s.stackName(in.Name)
+			st, err := s.exportSource(ctx, in.Name) // a stack, or the remote profile (remote.go)
 			if err != nil {
 				return envfile.AgentResult{}, err
 			}
 			dir, err := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
-			if err != nil {
-				return envfile.AgentResult{}, err
-			}
-			st, err := s.stackEnv(ctx, name)
 			if err != nil {
 				return envfile.AgentResult{}, err
 			}

@@ -37,7 +37,6 @@ type front struct {
 	writeMu sync.Mutex // one writer: lines never interleave
 
 	mu       sync.Mutex
-	idle     *sync.Cond       // signalled when a call is answered
 	next     int64            // our next id
 	calls    map[int64]*call  // forwarded, not yet answered
 	inFlight map[string]int64 // client id identity → our id
@@ -72,7 +71,6 @@ type call struct {
 
 func newFront(out io.Writer, log *slog.Logger) *front {
 	f := &front{out: out, log: log, next: 1, calls: map[int64]*call{}, inFlight: map[string]int64{}, done: make(chan struct{}), stopped: make(chan struct{})}
-	f.idle = sync.NewCond(&f.mu)
 	for i := range f.sess {
 		f.sess[i] = &sdkConn{front: f, index: i, incoming: make(chan jsonrpc.Message), closed: make(chan struct{})}
 	}
@@ -203,7 +201,8 @@ func (f *front) admit(in *inbound, s *slot) *rpcError {
 		f.mu.Unlock()
 		return errorf(codeInvalidParams, "invalid params: no session; send initialize first, or (protocol 2026-07-28) the %s and %s _meta fields", metaVersion, metaCapabilities)
 	}
-	if line := f.answerPrepared(in); line != nil {
+	// Not inside a batch: there a reused id must meet the one in flight.
+	if line := f.answerPrepared(in); line != nil && s.batch == nil {
 		f.mu.Unlock()
 		f.log.Info("request", "method", in.method, "duration_ms", 0, "outcome", "ok")
 		s.deliver(f, line)

@@ -20,8 +20,8 @@ func (s *Server) getSDKSnippetTool() tool {
 	return newTool(toolSpec[getSDKSnippetInput, *docsindex.Snippet]{
 		Name:  "get_sdk_snippet",
 		Title: "Get a Loams code snippet",
-		Description: "Get tested code for an engine and language that reads its endpoint and key from .env.loams variables, " +
-			"with the packages it needs. Use it when writing app code that talks to a stack.",
+		Description: "Tested code for an engine and language, reading its endpoint and key from .env.loams variables, " +
+			"with the packages it needs. Use it when writing app code.",
 		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 		Schema: func(sc *jsonschemaSchema) {
 			sc.Properties["engine"].Enum = enumOf(engines)

@@ -170,13 +170,21 @@ func TestReusedIDInFlight(t *testing.T) {
 	}
 }
 
-// createStack makes a stopped stack with the stand-in server.
+// createStack makes a stopped stack with the stand-in server. Another
+// test run on the machine (another worktree) may hold a block: then the
+// next block is tried.
 func createStack(t *testing.T, env []string, name string) {
 	t.Helper()
-	cmd := exec.Command(testbin.Loams(t), "stack", "create", "--name", name, "--no-start", "--port-base", fmt.Sprint(portBase()))
-	cmd.Env = env
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("stack create: %v\n%s", err, out)
+	for try := 0; ; try++ {
+		cmd := exec.Command(testbin.Loams(t), "stack", "create", "--name", name, "--no-start", "--port-base", fmt.Sprint(portBase()))
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			break
+		}
+		if try == 10 || !strings.Contains(string(out), "in use") {
+			t.Fatalf("stack create: %v\n%s", err, out)
+		}
 	}
 	t.Cleanup(func() { stopStack(t, env, name) })
 }

@@ -7,16 +7,29 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"loams.dev/cli/serverbin"
 	"loams.dev/cli/stack"
 )
 
 type loamsInfoInput struct{}
 
-// ServerInfo is the Loams server binary the stacks would use.
+// ServerInfo is the Loams server binary the stacks would use: where it was
+// found, every engine and whether this build has it, and the services a
+// running stack of it reported (GetInstance).
 type ServerInfo struct {
-	Path             string   `json:"path"`
-	Version          string   `json:"version"`
-	EnginesAvailable []string `json:"engines_available"`
+	Path             string              `json:"path"`
+	Source           string              `json:"source"`
+	Version          string              `json:"version"`
+	Compatibility    string              `json:"compatibility,omitempty"`
+	EnginesAvailable []string            `json:"engines_available"`
+	Engines          []EngineAvailable   `json:"engines"`
+	Services         []serverbin.Service `json:"services,omitempty"`
+}
+
+// EngineAvailable is one engine of the registry and whether the server has it.
+type EngineAvailable struct {
+	Engine    string `json:"engine"`
+	Available bool   `json:"available"`
 }
 
 type loamsInfo struct {
@@ -47,9 +60,20 @@ func (s *Server) loamsInfo(ctx context.Context, _ loamsInfoInput) (loamsInfo, er
 	info.Stacks = countStacks(s.opts.Home.StacksDir())
 	// The server binary: found and asked locally (cached by path, size and
 	// mtime), never downloaded; none found is null, not an error.
-	if bin, err := stack.Locate(s.opts.Home, "", s.opts.Profile.ServerBinary, s.opts.Getenv); err == nil {
-		if srv, err := stack.Probe(ctx, s.opts.Home, bin); err == nil {
-			info.Server = &ServerInfo{Path: srv.Path, Version: srv.Version, EnginesAvailable: srv.EnginesAvailable()}
+	if b, c, err := serverbin.NewFinder(s.opts.Home, s.opts.Getenv, "", s.opts.Profile.ServerBinary).Find(ctx); err == nil {
+		srv := &stack.Server{Binary: b}
+		info.Server = &ServerInfo{Path: b.Path, Source: c.Source, Version: b.Version, EnginesAvailable: srv.EnginesAvailable(),
+			Compatibility: serverbin.Skew(s.opts.Build.Version, b.Version, s.opts.Build.IsDev())}
+		for _, e := range stack.Engines() {
+			info.Server.Engines = append(info.Server.Engines, EngineAvailable{Engine: e.Name, Available: srv.Available(e)})
+		}
+		if ds, err := s.supervisor().Status(ctx, ""); err == nil {
+			for _, d := range ds {
+				if d.ServerBinary == b.Path && len(d.Services) > 0 {
+					info.Server.Services = d.Services
+					break
+				}
+			}
 		}
 	}
 	if store, err := s.secretStore(ctx); err == nil {

@@ -55,9 +55,10 @@ func errorf(code int64, format string, args ...any) *rpcError {
 // integerID is a JSON integer: fractions and exponents are not ids.
 var integerID = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 
-// parseMessage checks one JSON value against JSON-RPC 2.0. On failure it
-// returns the error and the id to answer with (nil: answer with null, or
-// not at all for a notification the caller can tell apart by in.id).
+// parseMessage checks one JSON value against JSON-RPC 2.0 and the MCP
+// params rules. On failure in still carries what could be read: the id (nil
+// when absent or invalid: answered with null) and the method (a message with
+// a method and no id is a notification, never answered).
 func parseMessage(raw []byte) (*inbound, *rpcError) {
 	raw = bytes.TrimSpace(raw)
 	var fields map[string]json.RawMessage

@@ -9,18 +9,18 @@ import (
 )
 
 type searchDocsInput struct {
-	Query    string `json:"query" jsonschema:"words, a variable, a flag or an error code"`
+	Query    string `json:"query" jsonschema:"words, a variable, flag or error code"`
 	Limit    int    `json:"limit,omitempty" jsonschema:"results to return"`
-	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"Markdown budget: whole sections until it is used, excerpts after"`
+	MaxBytes int    `json:"max_bytes,omitempty" jsonschema:"bytes of Markdown to return"`
 }
 
 func (s *Server) searchDocsTool() tool {
 	return newTool(toolSpec[searchDocsInput, *docsindex.SearchResult]{
 		Name:  "search_docs",
 		Title: "Search the Loams docs",
-		Description: "Search the Loams guides and snippets for this CLI version: ports, variables, engines, errors, agent " +
-			"setup, code. Use it before guessing. Example: {\"query\":\"connect to qdrant from python\"}. Returns the best " +
-			"sections whole as Markdown (code included) within max_bytes, then excerpts; each uri is a resource to read whole.",
+		Description: "Search this version's Loams guides and snippets (ports, variables, errors, code) before guessing, " +
+			"e.g. {\"query\":\"connect to qdrant from python\"}. Returns the best sections whole, as Markdown, " +
+			"up to max_bytes, then excerpts; read a uri for more.",
 		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 		Schema: func(sc *jsonschemaSchema) {
 			q := sc.Properties["query"]

@@ -28,6 +28,7 @@ type Options struct {
 	Getenv     func(string) string
 	Profile    config.Profile
 	Stack      string // --stack: the stack tools use when none is named
+	Endpoint   string // --endpoint: a remote deployment stack_status and env_export cover (remote.go)
 	ProjectDir string // --project-dir
 	Cwd        string
 	Now        func() time.Time
@@ -120,7 +121,7 @@ const listTTL = int(24 * time.Hour / time.Millisecond)
 
 // shutdownGrace is how long in-flight calls get to answer after a signal;
 // with the sessions' close it keeps the exit within the spec's 2 s.
-const shutdownGrace = 1500 * time.Millisecond
+const shutdownGrace = 1200 * time.Millisecond
 
 // stoppable cancels a tool call when the server stops, and logs the
 // arguments a call carried that the tool ignored (their names only).

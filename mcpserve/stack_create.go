@@ -2,11 +2,13 @@ package mcpserve
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/project"
 	"loams.dev/cli/stack"
 )
 
@@ -38,8 +40,17 @@ func (s *Server) stackCreateTool() tool {
 			if strings.Contains(in.Storage, "://") {
 				return nil, errs.New(errs.Usage, "local stacks take dir:PATH or mount:PATH", "object storage is not for local stacks")
 			}
-			return s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
-				Start: in.Start, Wait: stack.DefaultWait})
+			// An agent's storage stays inside the project or LOAMS_HOME;
+			// without a project only LOAMS_HOME is allowed.
+			root, _ := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
+			d, err := s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
+				Start: in.Start, Wait: stack.DefaultWait, ConfineStorage: true, StorageRoot: root})
+			if e := (*errs.Error)(nil); errors.As(err, &e) && e.Code == errs.ServerBinaryNotFound && e.Details["path"] == nil {
+				// Tools never download: the user installs the server.
+				e.Hint = "ask the user to run `loams server install` in a terminal (tools never download), then call stack_create again"
+				return nil, e
+			}
+			return d, err
 		},
 	})
 }

@@ -32,7 +32,7 @@ func (s *Server) stackName(name string) (string, error) {
 
 // stackEnv is what .env.loams is made from: the spec's variables and the key.
 func (s *Server) stackEnv(ctx context.Context, name string) (envfile.Stack, error) {
-	spec, err := stack.Load(s.opts.Home, name)
+	spec, err := stack.LoadTrusted(s.opts.Home, name)
 	if err != nil {
 		return envfile.Stack{}, err
 	}

@@ -15,10 +15,13 @@ import (
 
 // File stores each key in $LOAMS_HOME/stacks/<name>/secrets/api_key (0600 in
 // a 0700 directory), for machines without a usable keyring.
-type File struct{ Home home.Home }
+type File struct {
+	Home  home.Home
+	Scope Scope // stacks (zero value) or profiles
+}
 
 func (f File) path(stack string) string {
-	return filepath.Join(f.Home.Stack(stack), "secrets", "api_key")
+	return filepath.Join(f.Scope.dir(f.Home, stack), "secrets", "api_key")
 }
 
 func (f File) Get(_ context.Context, stack string) (Secret, error) {

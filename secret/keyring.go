@@ -38,6 +38,7 @@ func (OSKeyring) Delete(service, user string) error        { return keyring.Dele
 type Keyring struct {
 	API     KeyringAPI
 	Timeout time.Duration
+	Scope   Scope // stacks (zero value) or profiles
 }
 
 // NewKeyring returns the store backed by the system keyring.
@@ -49,7 +50,7 @@ func KeyringUser(stack string) string { return "stack/" + stack + "/api_key" }
 func (k *Keyring) Get(ctx context.Context, stack string) (Secret, error) {
 	var v string
 	err := k.call(ctx, "read", func() (err error) {
-		v, err = k.API.Get(KeyringService, KeyringUser(stack))
+		v, err = k.API.Get(KeyringService, k.Scope.user(stack))
 		return err
 	})
 	if err != nil {
@@ -63,14 +64,14 @@ func (k *Keyring) Get(ctx context.Context, stack string) (Secret, error) {
 
 func (k *Keyring) Set(ctx context.Context, stack string, s Secret) error {
 	return k.call(ctx, "store", func() error {
-		return k.API.Set(KeyringService, KeyringUser(stack), s.value)
+		return k.API.Set(KeyringService, k.Scope.user(stack), s.value)
 	})
 }
 
 // Delete removes the key; an absent key is not an error.
 func (k *Keyring) Delete(ctx context.Context, stack string) error {
 	err := k.call(ctx, "delete", func() error {
-		return k.API.Delete(KeyringService, KeyringUser(stack))
+		return k.API.Delete(KeyringService, k.Scope.user(stack))
 	})
 	if errors.Is(err, ErrNotFound) {
 		return nil

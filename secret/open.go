@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
@@ -41,7 +42,7 @@ func Open(ctx context.Context, mode string, h home.Home, notice func(string)) (S
 }
 
 func open(ctx context.Context, mode string, h home.Home, kr *Keyring, notice func(string)) (Store, error) {
-	file := File{Home: h}
+	file := File{Home: h, Scope: kr.Scope}
 	switch mode {
 	case ModeFile:
 		return file, nil
@@ -56,8 +57,8 @@ func open(ctx context.Context, mode string, h home.Home, kr *Keyring, notice fun
 				return nil, ctx.Err()
 			}
 			if notice != nil {
-				notice(fmt.Sprintf("note: no usable OS keyring (%s); keeping stack keys in %s (mode 0600)",
-					probeReason(err), h.StacksDir()+"/<name>/secrets/"))
+				notice(fmt.Sprintf("note: no usable OS keyring (%s); keeping %s keys in %s (mode 0600)",
+					probeReason(err), kr.Scope.noun(), filepath.Join(kr.Scope.dir(h, "<name>"), "secrets")+"/"))
 			}
 			return file, nil
 		}

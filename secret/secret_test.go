@@ -80,11 +80,13 @@ func TestGenerateFormat(t *testing.T) {
 
 // revealCallers are the only product files allowed to call Reveal: the
 // dotenv writer (the user asked for the values), and the server's spawn
-// environment (LOAMS_API_KEY). The stores live in this package and read the
+// environment (LOAMS_API_KEY), and the endpoint client's Authorization
+// header (sent only to the endpoint's own origin). The stores live in this package and read the
 // field directly. Tests are not product output and may call it.
 var revealCallers = map[string]bool{
 	"envfile/dotenv.go":   true,
 	"stack/supervisor.go": true,
+	"endpoint/client.go":  true,
 }
 
 func TestRevealOnlyWhereTheUserAsked(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -288,5 +289,57 @@ func TestResolveMode(t *testing.T) {
 	}
 	if _, err := ResolveMode("", env("vault")); !errs.Is(err, errs.Usage) {
 		t.Errorf("LOAMS_SECRETS=vault = %v, want usage", err)
+	}
+}
+
+func TestProfileScopeKeepsKeysApartFromStacks(t *testing.T) {
+	ctx := context.Background()
+	h := testHome(t)
+	fk := newFakeKeyring()
+	stacks := &Keyring{API: fk, Timeout: time.Second}
+	profiles := &Keyring{API: fk, Timeout: time.Second, Scope: Profiles}
+	a, b := New("loams_aaaaaaaaaaaa_"+strings.Repeat("a", 32)), New("loams_bbbbbbbbbbbb_"+strings.Repeat("b", 32))
+	if err := stacks.Set(ctx, "dev", a); err != nil {
+		t.Fatal(err)
+	}
+	if err := profiles.Set(ctx, "dev", b); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := fk.Get(KeyringService, "profile/dev/api_key"); got != b.Reveal() {
+		t.Fatal("the profile key is not under profile/dev/api_key")
+	}
+	if got, _ := stacks.Get(ctx, "dev"); got.Reveal() != a.Reveal() {
+		t.Fatal("the profile key replaced the stack key")
+	}
+
+	f := File{Home: h, Scope: Profiles}
+	if err := f.Set(ctx, "staging", b); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(h.Dir, "profiles", "staging", "secrets", "api_key")
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("%s: %v %v", path, fi, err)
+	}
+	if di, _ := os.Stat(filepath.Dir(path)); di.Mode().Perm() != 0o700 {
+		t.Fatalf("secrets dir mode %v", di.Mode().Perm())
+	}
+	if _, err := (File{Home: h}).Get(ctx, "staging"); !errors.Is(err, ErrNotFound) {
+		t.Fatal("a stack named like the profile sees its key")
+	}
+	s, err := OpenProfiles(ctx, ModeFile, h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get(ctx, "staging"); err != nil || got.Reveal() != b.Reveal() {
+		t.Fatalf("OpenProfiles file store: %v", err)
+	}
+	for _, bad := range []string{"../stacks/dev", "a/b", "..", ""} {
+		if err := s.Set(ctx, bad, b); !errs.Is(err, errs.Usage) {
+			t.Fatalf("Set(%q) = %v", bad, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(h.Dir, "stacks")); err == nil {
+		t.Fatal("a profile name escaped into stacks/")
 	}
 }

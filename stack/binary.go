@@ -2,33 +2,18 @@ package stack
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/safefile"
+	"loams.dev/cli/serverbin"
 )
 
-// probeTimeout bounds each question asked of a server binary.
-const probeTimeout = 5 * time.Second
-
-// Server is a Loams server binary and what it said it supports.
-type Server struct {
-	Path    string          `json:"path"`
-	Version string          `json:"version"`
-	Flags   map[string]bool `json:"flags"` // flags of `dev --help`
-}
-
-// Has reports whether the binary accepts flag.
-func (s *Server) Has(flag string) bool { return s.Flags[flag] }
+// Server is a Loams server binary and what its `dev --help` offers.
+type Server struct{ *serverbin.Binary }
 
 // Available reports whether the binary has every listener flag of e.
 func (s *Server) Available(e Engine) bool {
@@ -51,103 +36,89 @@ func (s *Server) EnginesAvailable() []string {
 	return out
 }
 
-// Locate finds the server binary in the spec's order: the explicit path
-// (--server-binary), LOAMS_SERVER_BINARY, the profile's server_binary,
-// $LOAMS_HOME/bin/loams-server, loams-server on PATH.
+// Locate finds the server binary in the spec's order (serverbin.Finder):
+// --server-binary, LOAMS_SERVER_BINARY, the profile's server_binary, the
+// installed one, loams-server and every other loams on PATH, the packages'
+// /usr/bin/loams, Loams Desktop, ~/.cargo/bin/loams; never this CLI.
 func Locate(h home.Home, explicit, profile string, getenv func(string) string) (string, error) {
-	for _, c := range []struct{ path, from string }{
-		{explicit, "--server-binary"}, {getenv("LOAMS_SERVER_BINARY"), "LOAMS_SERVER_BINARY"}, {profile, "the profile's server_binary"},
-	} {
-		if c.path == "" {
-			continue
-		}
-		abs, err := filepath.Abs(c.path)
-		if err == nil {
-			if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
-				return abs, nil
-			}
-		}
-		return "", notFound().With("path", c.path).With("from", c.from)
+	b, _, err := serverbin.NewFinder(h, getenv, explicit, profile).Find(context.Background())
+	if err != nil {
+		return "", err
 	}
-	if p := filepath.Join(h.BinDir(), "loams-server"); isFile(p) {
-		return p, nil
-	}
-	if p, err := exec.LookPath("loams-server"); err == nil {
-		return filepath.Abs(p)
-	}
-	return "", notFound()
+	return b.Path, nil
 }
 
-func notFound() *errs.Error {
-	return errs.New(errs.ServerBinaryNotFound,
-		"give loams the Loams server binary in one of five ways: `--server-binary PATH` on stack create, "+
-			"LOAMS_SERVER_BINARY=PATH, `loams configure set server_binary PATH`, a copy at $LOAMS_HOME/bin/loams-server, "+
-			"or `loams-server` on PATH",
-		"no Loams server binary found")
-}
+func notFound() *errs.Error { return serverbin.NotFound() }
 
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && !fi.IsDir()
-}
-
-var flagPattern = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
-
-// Probe asks the binary for its version and its dev flags, each under a
-// 5 s timeout. Answers are cached in LOAMS_HOME keyed by path, size and
-// mtime, so a rebuilt binary is asked again.
+// Probe asks the binary what it is (cached by path, size and mtime). A
+// binary that is not a Loams server is server_binary_not_found here: the
+// stack cannot run it.
 func Probe(ctx context.Context, h home.Home, path string) (*Server, error) {
-	fi, err := os.Stat(path)
+	b, err := serverbin.Probe(ctx, h, path)
 	if err != nil {
 		return nil, notFound().With("path", path)
 	}
-	key := path + "|" + fi.ModTime().UTC().Format(time.RFC3339Nano) + "|" + itoa(fi.Size())
-	cachePath := filepath.Join(h.Dir, "cache", "server-probe.json")
-	cache := map[string]*Server{}
-	if data, err := os.ReadFile(cachePath); err == nil {
-		_ = json.Unmarshal(data, &cache)
+	if !b.IsServer {
+		return nil, errs.New(errs.ServerBinaryNotFound, "point the stack at a Loams server binary (`loams server list` shows what loams found), or run `loams server install`",
+			"%s is not a Loams server: %s", path, b.Why).With("path", path)
 	}
-	if s, ok := cache[key]; ok {
-		return s, nil
-	}
-	version, err := run(ctx, path, "--version")
-	if err != nil {
-		return nil, errs.New(errs.ServerError, "check that "+path+" is a Loams server binary for this machine",
-			"%s --version failed: %v", path, err).With("path", path)
-	}
-	help, err := run(ctx, path, "dev", "--help")
-	if err != nil {
-		return nil, errs.New(errs.ServerError, "check that "+path+" is a Loams server binary with a `dev` command",
-			"%s dev --help failed: %v", path, err).With("path", path)
-	}
-	s := &Server{Path: path, Version: firstLine(version), Flags: map[string]bool{}}
-	for _, f := range flagPattern.FindAllString(help, -1) {
-		s.Flags[f] = true
-	}
-	cache = map[string]*Server{key: s} // one binary at a time is the common case; keep the file small
-	if data, err := json.Marshal(cache); err == nil {
-		if err := os.MkdirAll(filepath.Dir(cachePath), 0o700); err == nil {
-			_ = safefile.Write(cachePath, data, 0o600)
-		}
-	}
-	return s, nil
+	return &Server{b}, nil
 }
 
-func run(ctx context.Context, path string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Env = scrubbedEnv(os.Environ())
-	out, err := cmd.Output()
-	if ctx.Err() != nil {
-		return "", errors.New("no answer within 5s")
-	}
-	return string(out), err
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(s)
-}
+func isFile(p string) bool { return serverbin.Exists(p) }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// identifyTimeout bounds GetInstance on loopback, where it answers in
+// well under a millisecond; describe must not hang on a wedged server.
+const identifyTimeout = time.Second
+
+// identify asks the running server what it is (GetInstance) and fills in
+// its version, edition and services; an older server without the route
+// keeps the version `--version` gave at create. Compatibility compares
+// that version with this CLI's (own minor or one below).
+func (s *Spec) identify(d *Description) {
+	native, _, _ := listenerOf("--listen")
+	ctx, cancel := context.WithTimeout(context.Background(), identifyTimeout)
+	defer cancel()
+	if in, err := serverbin.GetInstance(ctx, native.url(s.Ports[native.Key])); err == nil {
+		d.Edition, d.Services = in.Edition, in.Services
+		if in.ServerVersion != "" {
+			d.ServerVersion = "loams " + strings.TrimPrefix(in.ServerVersion, "loams ")
+		}
+	}
+	b := buildinfo.Get()
+	d.Compatibility = serverbin.Skew(b.Version, d.ServerVersion, b.IsDev())
+}
+
+// UseCurrentServer moves a stack to the server discovery finds now (the
+// one `loams server install` marked current, or whatever comes first):
+// `stack restart --upgrade`. Stacks otherwise keep the binary recorded in
+// stack.toml, so installing a server never changes a running stack.
+func (sv *Supervisor) UseCurrentServer(ctx context.Context, name string) (*Spec, error) {
+	s, err := Load(sv.Home, name)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := lockFile(ctx, s.LockPath())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	bin, err := Locate(sv.Home, "", sv.ProfileServer, sv.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := Probe(ctx, sv.Home, bin)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range s.engines() {
+		if !srv.Available(e) {
+			return nil, errs.New(errs.FeatureNotInServer, "keep the stack on its server (restart without --upgrade), or recreate it without "+e.Name,
+				"%s has no %s flag, which stack %q needs for %s", bin, e.Listeners[0].Flag, name, e.Name).With("engine", e.Name)
+		}
+	}
+	s.ServerBinary, s.ServerVersion = bin, srv.Version
+	return s, s.save()
+}

@@ -3,23 +3,30 @@ package stack
 import (
 	"slices"
 	"time"
+
+	"loams.dev/cli/serverbin"
 )
 
 // Description is the `stack describe` object, also the result of the
 // stack_create and stack_start tools.
 type Description struct {
-	Name          string        `json:"name"`
-	State         string        `json:"state"`
-	PID           *int          `json:"pid"`
-	StartedAt     *time.Time    `json:"started_at"`
-	ServerBinary  string        `json:"server_binary"`
-	ServerVersion string        `json:"server_version"`
-	Engines       []EngineState `json:"engines"`
-	EnvNames      []string      `json:"env_names"`
-	DataDir       string        `json:"data_dir"`
-	LogPath       string        `json:"log_path"`
-	CreatedAt     time.Time     `json:"created_at"`
-	LogTail       []string      `json:"log_tail,omitempty"` // crashed or unhealthy: what the server said last
+	Name          string     `json:"name"`
+	State         string     `json:"state"`
+	PID           *int       `json:"pid"`
+	StartedAt     *time.Time `json:"started_at"`
+	ServerBinary  string     `json:"server_binary"`
+	ServerVersion string     `json:"server_version"`
+	// Edition, Services and Compatibility come from the running server's
+	// GetInstance (identify, binary.go); absent when it is not running.
+	Edition       string              `json:"edition,omitempty"`
+	Services      []serverbin.Service `json:"services,omitempty"`
+	Compatibility string              `json:"compatibility,omitempty"`
+	Engines       []EngineState       `json:"engines"`
+	EnvNames      []string            `json:"env_names"`
+	DataDir       string              `json:"data_dir"`
+	LogPath       string              `json:"log_path"`
+	CreatedAt     time.Time           `json:"created_at"`
+	LogTail       []string            `json:"log_tail,omitempty"` // crashed or unhealthy: what the server said last
 }
 
 // EngineState is one engine of a described stack.
@@ -57,6 +64,9 @@ func (s *Spec) describe(state string, p *pidFile) *Description {
 	}
 	if !slices.Contains(d.EnvNames, "LOAMS_API_KEY") {
 		d.EnvNames = append(d.EnvNames, "LOAMS_API_KEY")
+	}
+	if state == Running {
+		s.identify(d)
 	}
 	return d
 }

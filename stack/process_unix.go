@@ -43,29 +43,34 @@ func sigkill(pid int) error { return signalGroup(pid, syscall.SIGKILL) }
 // and so does the process dying, so a killed CLI never leaves it held.
 // Waiting for it ends with ctx: a cancelled start (an agent's
 // notifications/cancelled, a SIGTERM to mcp serve) must not take the lock
-// minutes later and carry on as if still wanted.
+// minutes later and carry on as if still wanted. It polls a non-blocking
+// flock, as a blocked flock cannot be interrupted.
 func lockFile(ctx context.Context, path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, err
 	}
-	for wait := time.Millisecond; ; wait = min(wait*2, 50*time.Millisecond) {
+	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
 			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 		}
 		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
 			f.Close()
-			return nil, err
+			return nil, &os.PathError{Op: "lock", Path: path, Err: err}
 		}
 		select {
 		case <-ctx.Done():
 			f.Close()
 			return nil, ctx.Err()
-		case <-time.After(wait):
+		case <-time.After(lockPoll):
 		}
 	}
 }
+
+// lockPoll is how often a waiting lock is retried: what a second caller
+// may lose after the first lets go.
+const lockPoll = 5 * time.Millisecond
 
 // startTime identifies a process beyond its pid, so a reused pid is not
 // mistaken for our server: the start time in clock ticks from /proc on

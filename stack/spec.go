@@ -82,6 +82,20 @@ func Load(h home.Home, name string) (*Spec, error) {
 	return &s, nil
 }
 
+// LoadTrusted is Load for a caller about to run the stack's server binary
+// or read its key: it refuses a stack another user could have changed
+// (unsafe_permissions, exit 8, with the chmod that fixes it).
+func LoadTrusted(h home.Home, name string) (*Spec, error) {
+	s, err := Load(h, name)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkSafe(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // save writes stack.toml atomically, 0600.
 func (s *Spec) save() error {
 	var buf bytes.Buffer

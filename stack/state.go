@@ -1,15 +1,16 @@
 package stack
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net"
-	"net/http"
 	"os"
 	"time"
 
+	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/safefile"
 )
 
@@ -59,17 +60,17 @@ func (p *pidFile) ours() bool {
 // probeTimeoutHTTP keeps a hung server from hanging describe.
 const probeTimeoutHTTP = 500 * time.Millisecond
 
-var httpClient = &http.Client{Timeout: probeTimeoutHTTP}
-
 // ready is the spec's readiness: /ready answers 200 and every engine port
 // accepts a connection (/ready does not cover compatibility listeners).
+// The probe goes through the one endpoint client, without retries: the
+// caller polls.
 func (s *Spec) ready() bool {
-	resp, err := httpClient.Get(fmt.Sprintf("http://127.0.0.1:%d/ready", s.Ports["native"]))
+	c, err := endpoint.New(s.NativeURL(), endpoint.Options{ConnectTimeout: probeTimeoutHTTP, RequestTimeout: probeTimeoutHTTP, Retries: -1})
 	if err != nil {
 		return false
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	defer c.Close()
+	if !c.Ready(context.Background()) {
 		return false
 	}
 	for _, l := range listenersOf(s.Engines) {

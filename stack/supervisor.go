@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/secret"
@@ -31,96 +30,15 @@ type Supervisor struct {
 	ProfileServer string // the profile's server_binary
 	CreatedBy     string // "loams 0.1.0"
 	Now           func() time.Time
+	// Notify tells a person something worth knowing that is not an error
+	// (a stop waiting out its grace period); nil drops it.
+	Notify func(format string, args ...any)
 }
 
-// CreateOptions are `stack create`'s flags and the stack_create tool's inputs.
-type CreateOptions struct {
-	Name         string
-	Engines      []string
-	Storage      string
-	PortBase     int
-	ServerBinary string
-	Start        bool
-	Wait         time.Duration
-}
-
-// Create validates, allocates ports, writes stack.toml (0600), makes the
-// stack's key, and starts the stack unless told not to.
-func (sv *Supervisor) Create(ctx context.Context, o CreateOptions) (*Description, error) {
-	if !config.StackName.MatchString(o.Name) {
-		return nil, nameError(o.Name)
+func (sv *Supervisor) notify(format string, args ...any) {
+	if sv.Notify != nil {
+		sv.Notify(format, args...)
 	}
-	if err := sv.Home.Ensure(); err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(specPath(sv.Home, o.Name)); err == nil {
-		return nil, errs.New(errs.StackExists, "pick another name, or use it: `loams stack start --name "+o.Name+"`",
-			"a stack named %q already exists", o.Name).With("name", o.Name)
-	}
-	names, err := List(sv.Home)
-	if err != nil {
-		return nil, err
-	}
-	if len(names) >= MaxStacks {
-		return nil, errs.New(errs.TooManyStacks, "delete one you no longer need (`loams stack list`, `loams stack delete --name NAME --yes`)",
-			"this LOAMS_HOME already has %d stacks, the most it may hold", MaxStacks).With("stacks", names)
-	}
-	bin, err := Locate(sv.Home, o.ServerBinary, sv.ProfileServer, sv.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	srv, err := Probe(ctx, sv.Home, bin)
-	if err != nil {
-		return nil, err
-	}
-	engines, err := ParseEngines(o.Engines, srv.Available)
-	if err != nil {
-		return nil, err
-	}
-	for _, name := range engines {
-		if e, _ := EngineByName(name); !srv.Available(e) {
-			return nil, errs.New(errs.FeatureNotInServer, "install a newer Loams server, or leave "+name+" out of --engines",
-				"%s has no %s flag", bin, e.Listeners[0].Flag).With("engine", name)
-		}
-	}
-	dir := sv.Home.Stack(o.Name)
-	storage, err := parseStorage(o.Storage, dir)
-	if err != nil {
-		return nil, err
-	}
-	ports, err := allocatePorts(sv.Home, engines, o.PortBase)
-	if err != nil {
-		return nil, err
-	}
-	s := &Spec{Schema: 1, Name: o.Name, CreatedAt: sv.now().UTC().Truncate(time.Second), CreatedBy: sv.CreatedBy,
-		ServerBinary: bin, ServerVersion: srv.Version, Engines: engines, Metastore: "embedded", ObjectStore: "local",
-		Storage: storage, Ports: ports, dir: dir}
-	for _, d := range []string{dir, filepath.Join(dir, "logs"), s.DataDir()} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return nil, err
-		}
-	}
-	store, err := sv.Secrets(ctx)
-	if err != nil {
-		return nil, err
-	}
-	key, err := secret.Generate()
-	if err != nil {
-		return nil, err
-	}
-	if err := store.Set(ctx, o.Name, key); err != nil {
-		_ = os.RemoveAll(dir)
-		return nil, err
-	}
-	if err := s.save(); err != nil {
-		_ = store.Delete(ctx, o.Name)
-		_ = os.RemoveAll(dir)
-		return nil, err
-	}
-	if !o.Start {
-		return s.describe(Stopped, nil), nil
-	}
-	return sv.Start(ctx, o.Name, o.Wait)
 }
 
 // Describe reports one stack; wait is the --wait-timeout that separates
@@ -163,7 +81,7 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 	if wait <= 0 {
 		wait = DefaultWait
 	}
-	s, err := Load(sv.Home, name)
+	s, err := LoadTrusted(sv.Home, name)
 	if err != nil {
 		return nil, err
 	}
@@ -235,16 +153,20 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 	return sv.waitReady(ctx, s, &rec, exited, wait)
 }
 
-// waitReady polls readiness, fast at first (25 ms) then backing off to
-// 200 ms. A child that exits fails the start at once with its exit code
-// and log tail; the deadline fails it with timeout.
+// readyPoll is how often a starting server's /ready is asked: a loopback
+// request costs well under a millisecond, and a fixed short interval
+// reports a stack ready within one interval of the server being ready,
+// however long it took (a backoff is late by a share of the wait).
+const readyPoll = 5 * time.Millisecond
+
+// waitReady polls readiness every readyPoll. A child that exits fails the
+// start at once with its exit code and log tail; the deadline fails it
+// with timeout.
 func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited <-chan error, wait time.Duration) (*Description, error) {
 	deadline := time.NewTimer(wait - sv.now().Sub(p.StartedAt))
 	defer deadline.Stop()
-	// Poll about every tenth of the time waited so far, between 5 and
-	// 200 ms: fast at first, gentle later, and never more than ~10% late
-	// (doubling would be up to twice as late as the server).
-	began := time.Now()
+	tick := time.NewTicker(readyPoll)
+	defer tick.Stop()
 	for {
 		if s.ready() {
 			return s.describe(Running, p), nil
@@ -267,7 +189,7 @@ func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited
 				"stack %q was not ready within %s", s.Name, wait).With("name", s.Name).With("log_tail", tailLines(s))
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(min(max(time.Since(began)/10, 5*time.Millisecond), 200*time.Millisecond)):
+		case <-tick.C:
 		}
 	}
 }
@@ -304,22 +226,28 @@ func (sv *Supervisor) Stop(ctx context.Context, name string, grace time.Duration
 		return nil, err
 	}
 	defer unlock()
-	if err := s.stop(ctx, grace); err != nil {
+	if err := sv.stop(ctx, s, grace); err != nil {
 		return nil, err
 	}
 	return s.describe(Stopped, nil), nil
 }
 
-func (s *Spec) stop(ctx context.Context, grace time.Duration) error {
+func (sv *Supervisor) stop(ctx context.Context, s *Spec, grace time.Duration) error {
 	p, err := readPid(s.PidPath())
 	if err != nil {
 		return err
 	}
 	if p.ours() {
 		_ = sigterm(p.PID)
-		if !waitGone(ctx, p, grace) {
-			_ = sigkill(p.PID)
-			waitGone(ctx, p, 5*time.Second)
+		// Most servers are gone in well under a second; one that is not
+		// gets told why the command waits, and what ends the wait.
+		if !waitGone(ctx, p, min(grace, termNotice)) {
+			sv.notify("the server (pid %d) has not exited %s after SIGTERM; waiting up to %s (--grace), then SIGKILL", p.PID, termNotice, grace)
+			if !waitGone(ctx, p, grace-min(grace, termNotice)) {
+				sv.notify("sending SIGKILL to the server (pid %d) after %s", p.PID, grace)
+				_ = sigkill(p.PID)
+				waitGone(ctx, p, 5*time.Second)
+			}
 		}
 		s.waitPortsFree(ctx, 2*time.Second)
 	}
@@ -328,6 +256,9 @@ func (s *Spec) stop(ctx context.Context, grace time.Duration) error {
 	}
 	return nil
 }
+
+// termNotice is how long a stop waits quietly before saying it waits.
+const termNotice = time.Second
 
 func waitGone(ctx context.Context, p *pidFile, d time.Duration) bool {
 	deadline := time.Now().Add(d)
@@ -351,7 +282,7 @@ func waitGone(ctx context.Context, p *pidFile, d time.Duration) bool {
 // cost the wait; start names them.
 func (s *Spec) waitPortsFree(ctx context.Context, d time.Duration) {
 	deadline := time.Now().Add(d)
-	for s.checkPorts() != nil && time.Now().Before(deadline) && ctx.Err() == nil {
+	for p, _ := s.busyPort(); p != 0 && time.Now().Before(deadline) && ctx.Err() == nil; p, _ = s.busyPort() {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
@@ -361,12 +292,19 @@ type DeleteResult struct {
 	Name     string `json:"name"`
 	Deleted  bool   `json:"deleted"`
 	KeptData string `json:"kept_data,omitempty"`
+	// AlreadyGone: there was no such stack; deleting it again is not an
+	// error, as stopping a stopped stack is not.
+	AlreadyGone bool `json:"already_gone,omitempty"`
 }
 
 // Delete stops the stack and removes its directory and its key. With
-// keepData, data/ is moved to $LOAMS_HOME/kept/<name>-<time> first.
+// keepData, data/ is moved to $LOAMS_HOME/kept/<name>-<time> first. A
+// stack that does not exist is already deleted.
 func (sv *Supervisor) Delete(ctx context.Context, name string, keepData bool) (*DeleteResult, error) {
 	s, err := Load(sv.Home, name)
+	if errs.Is(err, errs.StackNotFound) {
+		return &DeleteResult{Name: name, AlreadyGone: true}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -375,7 +313,7 @@ func (sv *Supervisor) Delete(ctx context.Context, name string, keepData bool) (*
 		return nil, err
 	}
 	defer unlock()
-	if err := s.stop(ctx, DefaultGrace); err != nil {
+	if err := sv.stop(ctx, s, DefaultGrace); err != nil {
 		return nil, err
 	}
 	res := &DeleteResult{Name: name, Deleted: true}
@@ -405,7 +343,7 @@ func (sv *Supervisor) Delete(ctx context.Context, name string, keepData bool) (*
 // Command is the foreground server command line with its environment,
 // for `stack run` (systemd/launchd units exec it).
 func (sv *Supervisor) Command(ctx context.Context, name string) (argv, env []string, err error) {
-	s, err := Load(sv.Home, name)
+	s, err := LoadTrusted(sv.Home, name)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -22,11 +23,8 @@ import (
 	"loams.dev/cli/stack"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testbin.Cleanup()
-	os.Exit(code)
-}
+// TestMain fails the run when a process a test started outlives it.
+func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
 
 // nextBase hands each test its own port block, so parallel tests never
 // race for the same ports (the allocator itself is tested separately).
@@ -211,6 +209,8 @@ func TestEngineValidation(t *testing.T) {
 	}
 }
 
+// port_in_use names the engine, the port and, where the OS tells, the
+// process holding it (here: this test process).
 func TestPortInUse(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -229,11 +229,25 @@ func TestPortInUse(t *testing.T) {
 	if e == nil || e.Code != errs.PortInUse || e.Details["engine"] != "es" || !strings.Contains(e.Message, strings.Split(port, ":")[1]) {
 		t.Fatalf("want port_in_use naming es and its port, got %v", err)
 	}
+	if runtime.GOOS == "linux" {
+		exe, _ := os.Executable()
+		if e.Details["holder_pid"] != os.Getpid() || e.Details["holder_command"] != exe || !strings.Contains(e.Message, fmt.Sprintf("pid %d", os.Getpid())) {
+			t.Errorf("want the holder named (pid %d, %s): %s %v", os.Getpid(), exe, e.Message, e.Details)
+		}
+	}
 }
 
+// The allocator must not depend on 8080 being free on the machine: the
+// test holds 8080 itself (or finds it held), so the first stack moves to a
+// block, says so once, and the second takes the next block.
 func TestAllocator(t *testing.T) {
 	t.Parallel()
+	if l, err := net.Listen("tcp", "127.0.0.1:8080"); err == nil {
+		defer l.Close()
+	}
 	f := newFixture(t)
+	var notes []string
+	f.sv.Notify = func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
 	first, err := f.sv.Create(context.Background(), stack.CreateOptions{Name: "one", Engines: []string{"native"}, ServerBinary: f.bin})
 	if err != nil {
 		t.Fatal(err)
@@ -242,16 +256,25 @@ func TestAllocator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u1, u2 := first.Engines[0].Endpoints["http"], second.Engines[0].Endpoints["http"]
-	if u1 == u2 {
-		t.Fatalf("two stacks got the same port %s", u1)
+	p1, p2 := nativePort(t, first), nativePort(t, second)
+	blockPort := func(p int) bool { return p >= 20080 && p <= 29980 && (p-80)%100 == 0 }
+	if !blockPort(p1) || !blockPort(p2) || p1 == p2 {
+		t.Errorf("ports %d and %d: want two different blocks' native port (base+80, bases 20000-29900)", p1, p2)
 	}
-	if u1 != "http://127.0.0.1:8080" && !strings.HasSuffix(u1, "080") {
-		t.Errorf("first stack: %s, want 8080 or a block's +80", u1)
+	if len(notes) != 1 || !strings.Contains(notes[0], "8080") || !strings.Contains(notes[0], fmt.Sprint(p1)) {
+		t.Errorf("the first stack moving off 8080 must say so once, naming both ports: %q", notes)
 	}
-	if !strings.HasSuffix(u2, "080") || u2 < "http://127.0.0.1:20000" {
-		t.Errorf("second stack: %s, want a block from 20000 at +80", u2)
+}
+
+func nativePort(t testing.TB, d *stack.Description) int {
+	t.Helper()
+	u := d.Engines[0].Endpoints["http"]
+	_, port, _ := strings.Cut(strings.TrimPrefix(u, "http://"), ":")
+	var p int
+	if _, err := fmt.Sscan(port, &p); err != nil {
+		t.Fatalf("native endpoint %q: %v", u, err)
 	}
+	return p
 }
 
 func TestCrashAtStartIsReportedAtOnce(t *testing.T) {
@@ -291,6 +314,8 @@ func TestSlowStartAndTimeout(t *testing.T) {
 	}
 }
 
+// A server that ignores SIGTERM is killed after --grace, and the wait is
+// explained: the grace period and the SIGKILL that ends it.
 func TestIgnoredSIGTERMIsKilledAfterGrace(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "TESTSERVER_IGNORE_TERM=1")
@@ -298,11 +323,26 @@ func TestIgnoredSIGTERMIsKilledAfterGrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.sv.Stop(context.Background(), "stubborn", 300*time.Millisecond); err != nil {
+	var mu sync.Mutex
+	var notes []string
+	f.sv.Notify = func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		notes = append(notes, fmt.Sprintf(format, args...))
+	}
+	if _, err := f.sv.Stop(context.Background(), "stubborn", 1500*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	if err := exec.Command("kill", "-0", fmt.Sprint(*d.PID)).Run(); err == nil {
-		t.Errorf("pid %d still alive after stop", *d.PID)
+	// The supervisor's reaper may not have collected the zombie yet.
+	for deadline := time.Now().Add(2 * time.Second); exec.Command("kill", "-0", fmt.Sprint(*d.PID)).Run() == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("pid %d still alive after stop", *d.PID)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if all := strings.Join(notes, "\n"); !strings.Contains(all, "1.5s") || !strings.Contains(all, "SIGKILL") || !strings.Contains(all, "--grace") {
+		t.Errorf("the wait must name the grace period and the SIGKILL that follows: %q", notes)
 	}
 }
 

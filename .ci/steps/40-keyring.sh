@@ -8,7 +8,8 @@ if ! command -v gnome-keyring-daemon >/dev/null || ! command -v secret-tool >/de
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gnome-keyring dbus libsecret-tools >/dev/null
 fi
 # The keyring lives in a throwaway HOME; the Go caches stay where they are.
-export GOCACHE="$(go env GOCACHE)" GOMODCACHE="$(go env GOMODCACHE)" GOPATH="$(go env GOPATH)"
+GOCACHE="$(go env GOCACHE)" GOMODCACHE="$(go env GOMODCACHE)" GOPATH="$(go env GOPATH)"
+export GOCACHE GOMODCACHE GOPATH
 keyring_home="$(mktemp -d)"
 trap 'rm -rf "$keyring_home"' EXIT
 HOME="$keyring_home" dbus-run-session -- sh -c \

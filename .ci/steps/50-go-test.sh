@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
-# The README's test command.
+# The whole suite again under the race detector: the supervisor, the
+# spinner and the MCP server are concurrent. `go test ./...` (the README's
+# command) already ran first, without it, in .ci/run.
 set -euo pipefail
 go test -race -count=1 ./...

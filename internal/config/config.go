@@ -33,6 +33,9 @@ var Keys = map[string]func(string) error{
 	"output":        oneOf("table", "json", "text"),
 	"server_binary": func(string) error { return nil },
 	"secrets":       oneOf("auto", "keyring", "file"),
+	"endpoint":      validEndpoint,
+	"namespace":     validNamespace,
+	"ca_cert":       func(string) error { return nil }, // checked when read: the file may come later
 }
 
 // StackName is the shape of a stack name.
@@ -66,6 +69,12 @@ type Profile struct {
 	Output       string `toml:"output"`
 	ServerBinary string `toml:"server_binary"`
 	Secrets      string `toml:"secrets"`
+	// Endpoint, Namespace, CACert and Endpoints name a remote Loams
+	// deployment (endpoints.md); see endpoint_keys.go.
+	Endpoint  string            `toml:"endpoint"`
+	Namespace string            `toml:"namespace"`
+	CACert    string            `toml:"ca_cert"`
+	Endpoints map[string]string `toml:"endpoints"`
 }
 
 // Get returns the value of a known key.
@@ -79,6 +88,12 @@ func (p Profile) Get(key string) string {
 		return p.ServerBinary
 	case "secrets":
 		return p.Secrets
+	case "endpoint":
+		return p.Endpoint
+	case "namespace":
+		return p.Namespace
+	case "ca_cert":
+		return p.CACert
 	}
 	return ""
 }
@@ -262,6 +277,9 @@ func checkKey(key, value string) error {
 		return unknownKey(key)
 	}
 	if err := valid(value); err != nil {
+		if e, ok := err.(*errs.Error); ok {
+			return e // a coded refusal (insecure_endpoint) keeps its code
+		}
 		return errs.New(errs.Usage, fmt.Sprintf("%s must be %v", key, err), "invalid value %q for %s", value, key)
 	}
 	return nil

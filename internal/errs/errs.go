@@ -161,10 +161,11 @@ func (e *Error) Wrap(err error) *Error {
 	return e
 }
 
-// As finds the coded error in err's chain, or classifies err as internal.
+// As finds the coded error in err's chain, classifies an OS failure the
+// user can act on (FromOS), or calls err internal.
 func As(err error) *Error {
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(FromOS(err), &e) {
 		return e
 	}
 	return &Error{Code: Internal, Message: err.Error(),

@@ -66,6 +66,17 @@ func (s *IOStreams) Notice(format string, args ...any) {
 	fmt.Fprintf(s.ErrOut, format+"\n", args...)
 }
 
+// Say prints a line on stderr whether or not it is a terminal (what a
+// command did, warnings), on a line of its own even while a spinner draws.
+func (s *IOStreams) Say(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.spinning {
+		fmt.Fprint(s.ErrOut, "\r\033[K")
+	}
+	fmt.Fprintf(s.ErrOut, format+"\n", args...)
+}
+
 // Progress draws a spinner with msg on stderr until the returned stop
 // function is called. On a non-terminal stderr it draws nothing.
 func (s *IOStreams) Progress(msg string) (stop func()) {

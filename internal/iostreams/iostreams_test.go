@@ -67,3 +67,24 @@ func TestNoSpinnerWithoutACapableTerminal(t *testing.T) {
 		}
 	}
 }
+
+// Say prints on a piped stderr too, and on a line of its own while a
+// spinner draws.
+func TestSay(t *testing.T) {
+	var piped syncBuffer
+	(&IOStreams{ErrOut: &piped}).Say("wrote %s", ".env.loams")
+	if piped.String() != "wrote .env.loams\n" {
+		t.Fatalf("piped: %q", piped.String())
+	}
+	var errOut syncBuffer
+	s := &IOStreams{ErrOut: &errOut, StderrTTY: true}
+	stop := s.Progress("stopping dev…")
+	time.Sleep(150 * time.Millisecond)
+	s.Say("note: waiting up to 30s")
+	stop()
+	out := errOut.String()
+	i := strings.Index(out, "note:")
+	if i < 0 || !strings.HasSuffix(out[:i], "\r\033[K") {
+		t.Fatalf("Say did not clear the spinner's line: %q", out)
+	}
+}

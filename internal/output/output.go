@@ -43,9 +43,9 @@ type View struct {
 	// key/value block (two cells a row).
 	Header []string
 	Rows   [][]string
-	// TextRows, when set, replace Rows in text mode: the same records with
-	// machine values (RFC 3339 times, integers, one field per cell, empty
-	// for none) where the table shows them for people.
+	// TextRows, when set, replace Rows (and Raw) in text mode: the same
+	// records with machine values (RFC 3339 times, integers, one field per
+	// cell, empty for none) where the table shows them for people.
 	TextRows [][]string
 	// Raw, when set, is printed verbatim in table and text modes
 	// (file formats, code ready to paste).
@@ -96,13 +96,12 @@ func (p *Printer) Print(v View) error {
 	case JSON:
 		return WriteJSON(p.out, v.JSON)
 	case Text:
-		if v.Raw != "" {
-			_, err := io.WriteString(p.out, v.Raw)
-			return err
-		}
 		rows := v.Rows
 		if v.TextRows != nil {
 			rows = v.TextRows
+		} else if v.Raw != "" {
+			_, err := io.WriteString(p.out, v.Raw)
+			return err
 		}
 		for _, row := range rows {
 			if _, err := fmt.Fprintln(p.out, strings.Join(cleanTSV(row), "\t")); err != nil {

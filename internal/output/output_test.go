@@ -113,3 +113,18 @@ func stripANSI(s string) string {
 	}
 	return b.String()
 }
+
+// In text mode TextRows win over Rows and Raw: the machine record, not the
+// table's cells or the sentence.
+func TestTextRowsInTextMode(t *testing.T) {
+	v := View{Rows: [][]string{{"started", "2026-12-03 12:00:00Z"}}, Raw: "loams 1.0 (abc)\n",
+		TextRows: [][]string{{"started_at", "2026-12-03T12:00:00Z"}}}
+	var b strings.Builder
+	if err := NewPrinter(Text, &b, false).Print(v); err != nil || b.String() != "started_at\t2026-12-03T12:00:00Z\n" {
+		t.Fatalf("text: %q %v", b.String(), err)
+	}
+	b.Reset()
+	if err := NewPrinter(Table, &b, false).Print(v); err != nil || b.String() != "loams 1.0 (abc)\n" {
+		t.Fatalf("table: %q %v", b.String(), err)
+	}
+}

@@ -4,9 +4,11 @@
 package safefile
 
 import (
-	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+
+	"loams.dev/cli/internal/errs"
 )
 
 // Write replaces path with data atomically. The file gets perm (the temp file
@@ -15,7 +17,7 @@ func Write(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	tmpName := tmp.Name()
 	ok := false
@@ -26,23 +28,29 @@ func Write(path string, data []byte, perm os.FileMode) error {
 		}
 	}()
 	if err := tmp.Chmod(perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	if err := os.Rename(tmpName, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(path, err)
 	}
 	ok = true
 	syncDir(dir)
 	return nil
+}
+
+// fail names the target, not the temp file, and classifies a full disk
+// or a denied write (errs.FromOS) so callers report them with the path.
+func fail(path string, err error) error {
+	return errs.FromOS(&fs.PathError{Op: "write", Path: path, Err: err})
 }
 
 // syncDir makes the rename durable; some filesystems refuse it, which is harmless.

@@ -24,11 +24,24 @@ var (
 // Loams returns the path of a freshly built loams binary.
 func Loams(t testing.TB) string { return Build(t, "./cmd/loams") }
 
+// TestTags are the build tags of every test build: loamstest turns on the
+// test seams (serverbin/seam_loamstest.go: a trusted test key, a moved
+// root for /usr/bin/loams), which release builds never have.
+const TestTags = "loamstest"
+
 // Build compiles the package at pkg (relative to the module root) once per
-// process and returns the binary's path. Extra ldflags may be given.
+// process, with the test seams, and returns the binary's path. Extra
+// ldflags may be given.
 func Build(t testing.TB, pkg string, ldflags ...string) string {
 	t.Helper()
-	key := pkg + "|" + strings.Join(ldflags, " ")
+	return BuildTagged(t, pkg, TestTags, ldflags...)
+}
+
+// BuildTagged is Build with other build tags ("" = a release build, which
+// must ignore the test seams).
+func BuildTagged(t testing.TB, pkg, tags string, ldflags ...string) string {
+	t.Helper()
+	key := pkg + "|" + tags + "|" + strings.Join(ldflags, " ")
 	mu.Lock()
 	defer mu.Unlock()
 	if p, ok := built[key]; ok {
@@ -38,7 +51,14 @@ func Build(t testing.TB, pkg string, ldflags ...string) string {
 		t.Fatal(err)
 	}
 	if outDir == "" {
-		d, err := os.MkdirTemp("", "loams-testbin-")
+		// Not under the temporary directory: `loams mcp install` refuses
+		// to register a binary there (it looks like `go run`), and tests
+		// drive the binary as a user's installed copy.
+		parent, err := os.UserCacheDir()
+		if err != nil || os.MkdirAll(parent, 0o755) != nil {
+			parent = ""
+		}
+		d, err := os.MkdirTemp(parent, "loams-testbin-")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,6 +66,9 @@ func Build(t testing.TB, pkg string, ldflags ...string) string {
 	}
 	out := filepath.Join(outDir, filepath.Base(pkg)+"-"+strconv.Itoa(len(built)))
 	args := []string{"build", "-o", out}
+	if tags != "" {
+		args = append(args, "-tags", tags)
+	}
 	if len(ldflags) > 0 {
 		args = append(args, "-ldflags", strings.Join(ldflags, " "))
 	}

@@ -1,7 +1,8 @@
 // Command testserver is a stand-in for the Loams server, for tests only: it
-// takes the real server's command line, binds every port it is given,
-// answers /health and /ready, and exits 0 on SIGTERM. It is never shipped,
-// and the CLI never starts it on its own.
+// takes the real server's command line, binds every port it is given (and,
+// like the real server, each listener with a default that is not switched
+// off), answers /health, /ready and GetInstance, and exits 0 on SIGTERM.
+// It is never shipped, and the CLI never starts it on its own.
 //
 // Knobs, through the environment:
 //
@@ -12,13 +13,26 @@
 //	TESTSERVER_NO_FLAGS=a,b      leave --a, --b out of `dev --help` and refuse them
 //	TESTSERVER_FLAP=1            /ready alternates between 200 and 503
 //	TESTSERVER_VERSION=text      what --version prints (default "loams 0.0.1")
+//	TESTSERVER_VARIANT=packaged  the .deb/.rpm build: no --pg-listen, --durable-listen, --mcp-listen
+//	TESTSERVER_SQLGATE=1         offer --sqlgate-listen (default 127.0.0.1:7720, no off switch)
+//	TESTSERVER_NO_GETINSTANCE=1  an older server: GetInstance is 404
+//	TESTSERVER_SNAKE_CASE=1      GetInstance answers in snake_case
+//
+// The variant and version can also be built in, for fixture releases:
+// -ldflags "-X main.variant=packaged -X main.version=1.2.3".
 //
 // It writes its argv to <data-dir>/argv.json so tests can parse it back.
+//
+// Unlike the real server, it exits when its stdin is a pipe that closes:
+// a test that runs it through `loams dev` and then kills the CLI (or
+// ends) must not leave a server behind, holding ports and whatever file
+// descriptors it inherited. Stacks give it /dev/null, which is not a pipe.
 package main
 
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -31,23 +45,31 @@ import (
 	"time"
 )
 
-// listenFlags are the server's listener flags with what they log when bound.
-var listenFlags = map[string]string{
-	"--listen": "loams listening on http://%s", "--flight-sql-listen": "loams flight sql listening on grpc://%s",
-	"--mcp-listen": "loams mcp listening on http://%s/mcp", "--qdrant-listen": "loams qdrant REST listening on http://%s",
-	"--qdrant-grpc-listen": "loams qdrant gRPC listening on http://%s", "--es-listen": "loams es listening on http://%s",
-	"--pg-listen": "loams pg listening on postgres://%s", "--durable-listen": "loams durable listening on http://%s",
-	"--mysql-listen": "loams mysql listening on mysql://%s", "--stream-grpc-listen": "loams stream grpc listening on grpc://%s",
-	"--live-listen": "loams live listening on http://%s",
-}
-
-var switches = []string{"--no-flight-sql", "--no-mcp", "--no-qdrant", "--no-es", "--no-durable", "--no-live"}
+// Set with -ldflags -X.
+var (
+	variant = "standard"
+	version = "0.0.1"
+)
 
 func main() { os.Exit(run(os.Args[1:])) }
 
+func currentBuild() build {
+	v := envOr("TESTSERVER_VARIANT", variant)
+	b := build{features: slices.Clone(variants[v])}
+	if b.features == nil {
+		b.features = slices.Clone(variants["standard"])
+	}
+	if os.Getenv("TESTSERVER_SQLGATE") != "" {
+		b.features = append(b.features, "sqldb")
+	}
+	b.missing = strings.Split(os.Getenv("TESTSERVER_NO_FLAGS"), ",")
+	return b
+}
+
 func run(args []string) int {
-	if len(args) == 1 && args[0] == "--version" {
-		fmt.Println(envOr("TESTSERVER_VERSION", "loams 0.0.1"))
+	versionLine := envOr("TESTSERVER_VERSION", "loams "+version)
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-V") {
+		fmt.Println(versionLine)
 		return 0
 	}
 	if len(args) == 0 || args[0] != "dev" {
@@ -55,42 +77,47 @@ func run(args []string) int {
 		return 2
 	}
 	args = args[1:]
-	missing := strings.Split(os.Getenv("TESTSERVER_NO_FLAGS"), ",")
-	has := func(flag string) bool { return !slices.Contains(missing, strings.TrimPrefix(flag, "--")) }
-	if slices.Contains(args, "--help") {
-		printHelp(has)
+	b := currentBuild()
+	if slices.Contains(args, "--help") || slices.Contains(args, "-h") {
+		b.printHelp()
 		return 0
 	}
-	listens := map[string]string{}
-	var dataDir string
+	given, offs := map[string]string{}, map[string]bool{}
+	var tlsF tlsFiles
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		_, isListen := listenFlags[a]
 		switch {
-		case !has(a):
+		case !b.has(a):
 			fmt.Fprintf(os.Stderr, "error: unexpected argument '%s' found\n", a)
 			return 2
-		case slices.Contains(switches, a):
-		case isListen || a == "--data-dir" || a == "--hot-dir":
+		case (a == "--tls-cert" || a == "--tls-key") && i+1 < len(args):
+			i++
+			if a == "--tls-cert" {
+				tlsF.cert = args[i]
+			} else {
+				tlsF.key = args[i]
+			}
+		case strings.HasPrefix(a, "--no-"):
+			offs[a] = true
+		case takesValue(a):
 			if i+1 >= len(args) {
 				fmt.Fprintf(os.Stderr, "error: a value is required for '%s <VALUE>'\n", a)
 				return 2
 			}
 			i++
-			if isListen {
-				listens[a] = args[i]
-			} else if a == "--data-dir" {
-				dataDir = args[i]
-			}
+			given[a] = args[i]
 		default:
 			fmt.Fprintf(os.Stderr, "error: unexpected argument '%s' found\n", a)
 			return 2
 		}
 	}
-	if dataDir != "" {
+	if dataDir := given["--data-dir"]; dataDir != "" {
 		_ = os.MkdirAll(dataDir, 0o700)
 		data, _ := json.Marshal(os.Args)
 		_ = os.WriteFile(filepath.Join(dataDir, "argv.json"), data, 0o600)
+	}
+	if d := given["--graph-data-dir"]; d != "" {
+		_ = os.MkdirAll(d, 0o700)
 	}
 	if os.Getenv("TESTSERVER_PRINT_KEY") != "" {
 		fmt.Fprintln(os.Stderr, "loams: config: api key "+os.Getenv("LOAMS_API_KEY"))
@@ -104,10 +131,36 @@ func run(args []string) int {
 		keyState = "set" // never the value: tests scan this log for secrets
 	}
 	fmt.Printf("loams stand-in starting (pid %d, api key %s)\n", os.Getpid(), keyState)
-	return serve(listens)
+	binds := map[string]string{}
+	for _, l := range listeners {
+		if !b.has(l.flag) {
+			continue
+		}
+		if addr, ok := given[l.flag]; ok {
+			binds[l.flag] = addr
+		} else if l.def != "" && !offs[l.off] && given["--data-dir"] != "" {
+			// Like the real server: on by default. Only when started as a
+			// stack's server (with --data-dir): a bare `loams dev` in a test
+			// must not take 8080 or 6333 from another test's first stack.
+			binds[l.flag] = l.def
+		}
+	}
+	return b.serve(binds, versionLine, tlsF)
 }
 
-func serve(listens map[string]string) int {
+func takesValue(flag string) bool {
+	if slices.Contains(dirFlags, flag) {
+		return true
+	}
+	for _, l := range listeners {
+		if l.flag == flag {
+			return true
+		}
+	}
+	return false
+}
+
+func (b build) serve(binds map[string]string, versionLine string, tlsF tlsFiles) int {
 	started := time.Now()
 	delay, _ := time.ParseDuration(os.Getenv("TESTSERVER_READY_DELAY"))
 	var flap atomic.Bool
@@ -126,16 +179,34 @@ func serve(listens map[string]string) int {
 		}
 		w.WriteHeader(http.StatusOK)
 	})
-	for flag, addr := range listens {
-		l, err := net.Listen("tcp", addr)
+	instanceRoutes(mux, b.getInstance(versionLine))
+	for _, l := range listeners {
+		addr, ok := binds[l.flag]
+		if !ok {
+			continue
+		}
+		ln, err := net.Listen("tcp", addr)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "loams: binding %s %s: %v\n", flag, addr, err)
+			fmt.Fprintf(os.Stderr, "loams: binding %s %s: %v\n", l.flag, addr, err)
 			return 1
 		}
-		go func() { _ = http.Serve(l, mux) }()
-		fmt.Printf(listenFlags[flag]+"\n", addr)
+		msg := l.log
+		if l.flag == "--listen" && tlsF.cert != "" {
+			go func() { _ = http.ServeTLS(ln, guard(mux), tlsF.cert, tlsF.key) }()
+			msg = strings.Replace(msg, "http://", "https://", 1)
+		} else {
+			go func() { _ = http.Serve(ln, guard(mux)) }()
+		}
+		fmt.Printf(msg+"\n", ln.Addr()) // the bound address: tests may pass port 0
 	}
+	// When /ready turns 200, for benchmarks of how late the CLI notices.
+	readyFrom := started.Add(delay)
+	if now := time.Now(); now.After(readyFrom) {
+		readyFrom = now
+	}
+	fmt.Printf("loams stand-in ready from %s\n", readyFrom.Format(time.RFC3339Nano))
 	sigs := make(chan os.Signal, 1)
+	go exitWithStdinPipe(sigs)
 	if os.Getenv("TESTSERVER_IGNORE_TERM") != "" {
 		signal.Ignore(syscall.SIGTERM)
 		signal.Notify(sigs, os.Interrupt)
@@ -147,23 +218,15 @@ func serve(listens map[string]string) int {
 	return 0
 }
 
-// printHelp imitates clap's layout, which the CLI scans for flags.
-func printHelp(has func(string) bool) {
-	fmt.Println("Run everything in one process with data in a local directory\n\nUsage: loams dev [OPTIONS]\n\nOptions:")
-	flags := []string{"--data-dir <DATA_DIR>", "--listen <LISTEN>", "--hot-dir <HOT_DIR>"}
-	for f := range listenFlags {
-		if f != "--listen" {
-			flags = append(flags, f+" <ADDR>")
-		}
+// exitWithStdinPipe stops the server when stdin is a pipe and its writer
+// is gone (the process that started it has ended).
+func exitWithStdinPipe(stop chan<- os.Signal) {
+	fi, err := os.Stdin.Stat()
+	if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		return
 	}
-	flags = append(flags, switches...)
-	slices.Sort(flags)
-	for _, f := range flags {
-		if name, _, _ := strings.Cut(f, " "); has(name) {
-			fmt.Printf("      %s\n", f)
-		}
-	}
-	fmt.Println("  -h, --help  Print help")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	stop <- syscall.SIGTERM
 }
 
 func envOr(k, def string) string {

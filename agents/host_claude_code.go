@@ -1,0 +1,31 @@
+package agents
+
+// Claude Code: its CLI owns ~/.claude.json (a state file it rewrites all
+// the time), so user and local entries are created through `claude mcp
+// add`; the project's .mcp.json is a plain file we edit.
+var claudeCode = Agent{
+	Name: "claude-code", Title: "Claude Code", CLI: "claude",
+	Scopes: []Scope{
+		{Name: ScopeUser, Path: claudeJSON, CLIOnly: true},
+		{Name: ScopeProject, Path: func(e Env) string { return e.projectJoin(".mcp.json") }, Project: true},
+		{Name: ScopeLocal, Path: claudeJSON, Nested: true, CLIOnly: true},
+	},
+	Format: FormatJSON, Container: "mcpServers",
+	Stdio:    commandArgs,
+	HTTP:     func(url string) Object { return Object{{"type", "http"}, {"url", url}} },
+	Protocol: "2025-11-25", // measured: Claude Code 2.x
+	// Claude Code tells its servers the project through this variable.
+	ProjectEnv: "CLAUDE_PROJECT_DIR",
+	AddArgv: func(scope string, en Entry) []string {
+		if en.URL != "" {
+			return []string{"claude", "mcp", "add", "--transport", "http", "--scope", scope, en.Name, en.URL}
+		}
+		return append([]string{"claude", "mcp", "add", "--scope", scope, en.Name, "--"}, en.Command...)
+	},
+	RemoveArgv: func(scope, name string) []string { return []string{"claude", "mcp", "remove", "--scope", scope, name} },
+	Detect:     func(e Env) []string { return []string{e.homeJoin(".claude")} },
+}
+
+func claudeJSON(e Env) string {
+	return e.join(e.envOr("CLAUDE_CONFIG_DIR", e.home()), ".claude.json")
+}

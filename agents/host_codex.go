@@ -1,0 +1,24 @@
+package agents
+
+// Codex keeps servers as [mcp_servers.NAME] tables in ~/.codex/config.toml
+// ($CODEX_HOME moves the directory).
+var codex = Agent{
+	Name: "codex", Title: "Codex", CLI: "codex",
+	Scopes: []Scope{{Name: ScopeUser, Path: func(e Env) string {
+		return e.join(e.envOr("CODEX_HOME", e.homeJoin(".codex")), "config.toml")
+	}}},
+	Format: FormatTOML, Container: "mcp_servers",
+	Stdio:    commandArgs,
+	HTTP:     func(url string) Object { return Object{{"url", url}} },
+	Protocol: "2025-06-18", // measured: codex-cli 0.6x
+	AddArgv: func(_ string, en Entry) []string {
+		if en.URL != "" {
+			return []string{"codex", "mcp", "add", en.Name, "--url", en.URL}
+		}
+		return append([]string{"codex", "mcp", "add", en.Name, "--"}, en.Command...)
+	},
+	RemoveArgv: func(_, name string) []string { return []string{"codex", "mcp", "remove", name} },
+	// `codex mcp add` re-serialises config.toml without its comments.
+	CLIDropsComments: true,
+	Detect:           func(e Env) []string { return []string{e.join(e.envOr("CODEX_HOME", e.homeJoin(".codex")))} },
+}

@@ -1,0 +1,20 @@
+package agents
+
+// GitHub Copilot CLI reads ~/.copilot/mcp-config.json ($COPILOT_HOME moves
+// the directory); an entry lists the tools it may use, all by default.
+var copilotCLI = Agent{
+	Name: "copilot-cli", Title: "GitHub Copilot CLI", CLI: "copilot",
+	Scopes: []Scope{{Name: ScopeUser, Path: func(e Env) string {
+		return e.join(copilotHome(e), "mcp-config.json")
+	}}},
+	Format: FormatJSON, Container: "mcpServers",
+	Stdio: func(argv []string) Object {
+		return append(append(Object{{"type", "local"}}, commandArgs(argv)...), Member{"tools", []string{"*"}})
+	},
+	HTTP:      func(url string) Object { return Object{{"type", "http"}, {"url", url}, {"tools", []string{"*"}}} },
+	FirstOnly: []string{"tools"},
+	Protocol:  "2025-06-18",
+	Detect:    func(e Env) []string { return []string{copilotHome(e)} },
+}
+
+func copilotHome(e Env) string { return e.envOr("COPILOT_HOME", e.homeJoin(".copilot")) }

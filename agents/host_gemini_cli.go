@@ -1,0 +1,20 @@
+package agents
+
+// Gemini CLI reads ~/.gemini/settings.json and the project's
+// .gemini/settings.json (JSONC). It withholds credential-like variables
+// from the servers it starts, which doctor reproduces. `gemini mcp add`
+// would replace our whole entry (dropping the user's env), so install
+// edits the file.
+var geminiCLI = Agent{
+	Name: "gemini-cli", Title: "Gemini CLI", CLI: "gemini",
+	Scopes: []Scope{
+		{Name: ScopeUser, Path: func(e Env) string { return e.homeJoin(".gemini", "settings.json") }},
+		{Name: ScopeProject, Path: func(e Env) string { return e.projectJoin(".gemini", "settings.json") }, Project: true},
+	},
+	Format: FormatJSONC, Container: "mcpServers",
+	Stdio:    commandArgs,
+	HTTP:     func(url string) Object { return Object{{"httpUrl", url}} },
+	Protocol: "2025-11-25", // @google/gemini-cli 0.61 bundles the SDK's latest
+	DropEnv:  dropSecretsLike,
+	Detect:   func(e Env) []string { return []string{e.homeJoin(".gemini")} },
+}

@@ -1,0 +1,136 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/iostreams"
+	"loams.dev/cli/internal/standin"
+	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/secret"
+)
+
+// The canary test for endpoints: the canary is a remote profile's key
+// (planted through the file backend, and the key the stand-in behind TLS
+// requires), then every tool and every command runs under that profile
+// (and `login --with-api-key` gets it on stdin). Nothing loams prints or
+// logs may hold it.
+func TestCanaryProfileKeyNeverLeaks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts many processes")
+	}
+	root := t.TempDir()
+	ca := standin.NewCA(t, root)
+	cert, certKey := ca.Issue(t, root, []string{"127.0.0.1"})
+	srv := standin.Start(t, standin.Options{Cert: cert, KeyFile: certKey, APIKey: canary})
+
+	h := home.Home{Dir: filepath.Join(root, "loams-home")}
+	project := filepath.Join(root, "project")
+	for _, d := range []string{project, filepath.Join(root, "home")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = os.WriteFile(filepath.Join(project, "package.json"), []byte(`{"name":"app"}`), 0o644)
+	if err := os.MkdirAll(h.Dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "[profile.default]\nendpoint = \"" + srv.URL + "\"\nca_cert = \"" + ca.PEMPath + "\"\nnamespace = \"app\"\n"
+	if err := os.WriteFile(h.Config(), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := (secret.File{Home: h, Scope: secret.Profiles}).Set(context.Background(), "default", secret.New(canary)); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "LOAMS_HOME="+h.Dir, "LOAMS_SECRETS=file", "HOME="+filepath.Join(root, "home"),
+		"CI=true", "CLAUDE_PROJECT_DIR="+project, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+
+	run := func(stdin string, args ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, testbin.Loams(t), args...)
+		cmd.Env, cmd.Dir, cmd.Stdin = env, project, strings.NewReader(stdin)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		cmd.WaitDelay = 2 * time.Second
+		_ = cmd.Run()
+		return out.String()
+	}
+	var seen strings.Builder
+	// The endpoint's own commands, with the key where they take it.
+	for _, args := range [][]string{
+		{"login", "--with-api-key"}, {"-o", "json", "login", "--with-api-key"}, {"whoami"}, {"status"},
+		{"-o", "json", "env", "export"}, {"env", "export", "--write", ".env.loams"},
+	} {
+		seen.WriteString(run(canary+"\n", args...))
+	}
+	if got := run("", "whoami", "-o", "json"); !strings.Contains(got, "canary0000a1") {
+		t.Fatalf("the planted key is not in use (whoami shows no key id):\n%s", got)
+	}
+
+	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
+	cmd.Env, cmd.Dir = env, project
+	var serveErr bytes.Buffer
+	cmd.Stderr = &serveErr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "canary", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for _, tool := range tools.Tools {
+		for _, args := range argumentSets(tool.InputSchema) {
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool.Name, Arguments: args})
+			if err != nil {
+				seen.WriteString(err.Error())
+				continue
+			}
+			data, _ := json.Marshal(res)
+			seen.Write(data)
+			calls++
+		}
+	}
+	session.Close()
+	seen.WriteString(serveErr.String())
+
+	ios, _, _, _ := iostreams.Test()
+	commands := 0
+	for _, leaf := range leaves(NewRoot(&Factory{IO: ios, Getenv: func(string) string { return "" }}), nil) {
+		if leaf.path[0] == "stack" || leaf.cmd.SkipFlagParsing {
+			continue // local stacks and the server pass-through: the stack canary covers them; they read no profile key
+		}
+		seen.WriteString(run("", append([]string{"--output", "json"}, leaf.path...)...))
+		seen.WriteString(run(canary+"\n", append(append([]string{"--output", "json"}, leaf.path...), plausibleFlags(leaf.cmd)...)...))
+		commands++
+	}
+	if data, err := os.ReadFile(h.MCPLog()); err == nil {
+		seen.Write(data)
+	} else {
+		t.Errorf("%s: %v (the test must exercise it)", h.MCPLog(), err)
+	}
+	if i := strings.Index(seen.String(), canary[len(canary)-20:]); i >= 0 {
+		t.Fatalf("the profile key leaked:\n…%s…", seen.String()[max(0, i-300):min(seen.Len(), i+100)])
+	}
+	if dotenv, _ := os.ReadFile(filepath.Join(project, ".env.loams")); !strings.Contains(string(dotenv), canary) {
+		t.Fatal("env export did not write the key to .env.loams: the scan proves nothing")
+	}
+	if calls < 3*len(tools.Tools) || commands < 15 {
+		t.Fatalf("too little covered: %d tool calls over %d tools, %d commands", calls, len(tools.Tools), commands)
+	}
+	t.Logf("scanned %d tool calls and %d commands under a remote profile, %d bytes", calls, commands, seen.Len())
+}

@@ -1,0 +1,45 @@
+package commands
+
+import (
+	"context"
+	"testing"
+
+	"loams.dev/cli/internal/iostreams"
+	"loams.dev/cli/internal/output"
+)
+
+func TestEndpointChecks(t *testing.T) {
+	url, ca, env := remoteSetup(t)
+	mustRun(t, env, "", "configure", "set", "endpoint", url)
+	checks := func(e map[string]string) map[string]endpointCheck {
+		ios, _, _, _ := iostreams.Test()
+		f := &Factory{IO: ios, Getenv: func(k string) string { return e[k] }}
+		f.Globals.Profile, f.Globals.Output = "default", output.JSON
+		out := map[string]endpointCheck{}
+		for _, c := range endpointChecks(context.Background(), f) {
+			out[c.Name] = c
+		}
+		return out
+	}
+	// No CA: reachable, TLS fails with the ca_cert fix.
+	got := checks(env)
+	if got["endpoint TLS"].Status != "fail" || got["endpoint reachable"].Status != "pass" || len(got) != 2 {
+		t.Fatalf("untrusted: %+v", got)
+	}
+	mustRun(t, env, "", "configure", "set", "ca_cert", ca)
+	got = checks(env)
+	if got["endpoint TLS"].Status != "pass" || got["endpoint key"].Status != "fail" || got["endpoint key"].Fix == "" {
+		t.Fatalf("no key: %+v", got)
+	}
+	mustRun(t, env, remoteKey+"\n", "login", "--with-api-key")
+	got = checks(env)
+	for _, name := range []string{"endpoint reachable", "endpoint TLS", "endpoint key", "endpoint version"} {
+		if got[name].Status != "pass" {
+			t.Errorf("%s: %+v", name, got[name])
+		}
+	}
+	// No remote endpoint, no endpoint checks.
+	if got := checks(map[string]string{"LOAMS_HOME": t.TempDir()}); len(got) != 0 {
+		t.Fatalf("local profile: %+v", got)
+	}
+}

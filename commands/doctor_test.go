@@ -1,0 +1,79 @@
+package commands
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"loams.dev/cli/internal/testbin"
+)
+
+type doctorJSON struct {
+	Checks []doctorCheck `json:"checks"`
+}
+
+func (d doctorJSON) status(name string) string {
+	for _, c := range d.Checks {
+		if c.Name == name {
+			return c.Status
+		}
+	}
+	return "absent"
+}
+
+// A good setup passes (exit 0); a world-writable LOAMS_HOME and a crashed
+// stack fail (exit 5), each named with a fix.
+func TestDoctor(t *testing.T) {
+	t.Parallel()
+	cli := testbin.Loams(t)
+	env := bareEnv(t, "/usr/bin:/bin", "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+	loamsHome := envValue(env, "LOAMS_HOME")
+	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", "23500", "--engines", "qdrant"); code != 0 {
+		t.Fatal(errOut)
+	}
+	defer run(t, env, cli, "stack", "stop", "--name", "dev", "--grace", "2s")
+
+	out, errOut, code := run(t, env, cli, "doctor", "-o", "json")
+	var d doctorJSON
+	if code != 0 || json.Unmarshal([]byte(out), &d) != nil || errOut != "" {
+		t.Fatalf("healthy: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, name := range []string{"server", "other_servers", "loams_home", "stack dev", "secrets", "agents"} {
+		if d.status(name) != checkPass {
+			t.Errorf("healthy %s: %s\n%s", name, d.status(name), out)
+		}
+	}
+
+	// Broken: LOAMS_HOME open to everyone, and the stack's server killed.
+	if err := os.Chmod(loamsHome, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(loamsHome, 0o700)
+	desc, _, _ := run(t, env, cli, "stack", "describe", "--name", "dev", "-o", "json")
+	if p, err := os.FindProcess(pidOf(t, desc)); err == nil {
+		_ = p.Kill()
+	}
+	// The kill is asynchronous (and init reaps the orphan): wait until
+	// loams itself sees the stack crashed.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if out, _, _ := run(t, env, cli, "stack", "describe", "--name", "dev", "-o", "json"); strings.Contains(out, `"crashed"`) {
+			break
+		}
+	}
+	out, errOut, code = run(t, env, cli, "doctor", "-o", "json")
+	d = doctorJSON{}
+	if code != 5 || json.Unmarshal([]byte(out), &d) != nil || d.status("loams_home") != checkFail || d.status("stack dev") != checkFail {
+		t.Fatalf("broken: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, c := range d.Checks {
+		if c.Status != checkPass && c.Fix == "" {
+			t.Errorf("%s has no fix", c.Name)
+		}
+	}
+	out, errOut, code = run(t, env, cli, "doctor", "--stack", "dev")
+	if code != 5 || !strings.Contains(out, "chmod 700 "+loamsHome) || !strings.Contains(errOut, "error: 2 check(s) failed: loams_home, stack dev") {
+		t.Errorf("table: exit %d\n%s\n%s", code, out, errOut)
+	}
+}

@@ -1,0 +1,175 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/output"
+	"loams.dev/cli/release"
+	"loams.dev/cli/serverbin"
+)
+
+type serverInstallOptions struct {
+	serverbin.InstallOptions
+	allowDownload, yes bool
+}
+
+func newServerInstallCmd(f *Factory) *cli.Command {
+	opts := &serverInstallOptions{}
+	return &cli.Command{
+		Name:  "install",
+		Usage: "Download, verify and install the Loams server",
+		Description: describe("Fetches loams-release.json and its minisign signature from LOAMS_RELEASES_URL\n"+
+			"(default: the server project's latest GitHub release), verifies the signature, picks\n"+
+			"the archive for this platform and --variant, asks before downloading (URL and size),\n"+
+			"checks size and SHA-256, extracts the one `loams` binary, smoke-tests it and installs\n"+
+			"it into $LOAMS_HOME/servers/<version>/<variant>/, marked current. Stacks created\n"+
+			"afterwards use it. --from installs a local archive or binary (smoke test only).",
+			"loams server install", "loams server install --version 0.3.0 --allow-download",
+			"loams server install --from ./loams-standard-x86_64-unknown-linux-gnu.tar.xz"),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "version", Usage: "release to install (default: the latest)", Destination: &opts.Version},
+			&cli.StringFlag{Name: "variant", Value: "standard", Usage: "build: standard, full or cli", Destination: &opts.Variant},
+			&cli.StringFlag{Name: "from", Usage: "install this .tar.xz archive or server binary (a path or an http(s) URL)", Destination: &opts.From},
+			&cli.BoolFlag{Name: "allow-download", Usage: "download without asking", Destination: &opts.allowDownload},
+			&cli.BoolFlag{Name: "allow-unsigned", Usage: "install although this loams has no key to verify the release with", Destination: &opts.AllowUnsigned},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "answer yes to the download question", Destination: &opts.yes},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return errs.New(errs.Usage, "give the version with --version", "server install takes no arguments, got %q", cmd.Args().First())
+			}
+			r, err := f.installServer(ctx, opts.InstallOptions, opts.allowDownload || opts.yes)
+			if err != nil {
+				return err
+			}
+			return f.Printer().Print(output.View{JSON: map[string]any{"installed": r}, Rows: [][]string{
+				{"installed", r.Version + " (" + r.Variant + ")"}, {"path", r.Path}, {"signed", fmt.Sprint(r.Signed)},
+				{"source", r.SourceURL}, {"sha256", r.SHA256}}})
+		},
+	}
+}
+
+// installServer runs the installer with this CLI's trusted keys, its
+// consent rule and a progress bar on a terminal.
+func (f *Factory) installServer(ctx context.Context, o serverbin.InstallOptions, consented bool) (*serverbin.Receipt, error) {
+	h, err := f.Home()
+	if err != nil {
+		return nil, err
+	}
+	in := &serverbin.Installer{Home: h, Getenv: f.Getenv, Keys: append(release.Keys(), serverbin.TestKeys(f.Getenv)...),
+		Fetcher: &serverbin.Fetcher{}, Now: f.Now,
+		Warn:     func(s string) { fmt.Fprintln(f.IO.ErrOut, s) }, // loud on purpose: also when piped
+		Progress: f.downloadProgress,
+		Consent: func(url string, size int64) error {
+			if consented {
+				return nil
+			}
+			if f.CanPrompt() {
+				ok, err := f.askYes(fmt.Sprintf("Download the Loams server from %s (%s)?", url, sizeText(size)), false)
+				if err != nil || ok {
+					return err
+				}
+			}
+			return consentError(url, size)
+		},
+	}
+	return in.Install(ctx, o)
+}
+
+func consentError(url string, size int64) *errs.Error {
+	return errs.New(errs.DownloadConsentRequired, "run `loams server install --allow-download` (or answer y at a terminal)",
+		"downloading the Loams server (%s from %s) needs your consent", sizeText(size), url).
+		With("url", url).With("size_bytes", size)
+}
+
+func sizeText(n int64) string {
+	if n < 0 {
+		return "size unknown"
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// downloadProgress draws a bar on stderr when it is a terminal.
+func (f *Factory) downloadProgress(total int64) (func(io.Reader) io.Reader, func()) {
+	if !f.IO.StderrTTY || f.Globals.Quiet {
+		return nil, func() {}
+	}
+	p := &progressReader{w: f.IO.ErrOut, total: total}
+	return func(r io.Reader) io.Reader { p.r, p.n = r, 0; return p }, p.done
+}
+
+type progressReader struct {
+	mu    sync.Mutex
+	r     io.Reader
+	w     io.Writer
+	n     int64
+	total int64
+	drawn time.Time
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n += int64(n)
+	if time.Since(p.drawn) > 100*time.Millisecond || err == io.EOF {
+		p.drawn = time.Now()
+		p.draw()
+	}
+	return n, err
+}
+
+func (p *progressReader) draw() {
+	const width = 30
+	if p.total <= 0 {
+		fmt.Fprintf(p.w, "\rdownloading %s", sizeText(p.n))
+		return
+	}
+	fill := int(min(p.n*width/p.total, width))
+	bar := make([]byte, width)
+	for i := range bar {
+		bar[i] = ' '
+		if i < fill {
+			bar[i] = '#'
+		}
+	}
+	fmt.Fprintf(p.w, "\rdownloading [%s] %3d%% %s", bar, p.n*100/p.total, sizeText(p.total))
+}
+
+func (p *progressReader) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprint(p.w, "\r\033[K")
+}
+
+// withServer runs create (init's or stack create's), and when no server is
+// found anywhere and nothing was named explicitly, offers `server install`:
+// at a terminal by asking (the question shows the URL and size), in
+// scripts only with --allow-download. Otherwise the not-found error stands,
+// with a hint naming the exact command to run.
+func (f *Factory) withServer(ctx context.Context, allowDownload bool, again string, create func() error) error {
+	err := create()
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Code != errs.ServerBinaryNotFound || e.Details["path"] != nil {
+		return err
+	}
+	if !allowDownload && !f.CanPrompt() {
+		e.Hint = "run `loams server install` (or `" + again + " --allow-download`), or install the server's .deb/.rpm package; `loams server list` shows where loams looked"
+		return e
+	}
+	f.Notice("No Loams server found; loams can install the latest release.")
+	r, err := f.installServer(ctx, serverbin.InstallOptions{}, allowDownload)
+	if err != nil {
+		return err
+	}
+	f.Notice("Installed the Loams server %s at %s.", r.Version, r.Path)
+	return create()
+}

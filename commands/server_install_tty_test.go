@@ -1,0 +1,52 @@
+package commands
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"loams.dev/cli/internal/iostreams"
+	"loams.dev/cli/internal/testrelease"
+)
+
+// ttyRun runs loams in-process on a terminal (stdin, stderr) answering stdin.
+func ttyRun(t *testing.T, env map[string]string, stdin string, argv ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ios, in, out, errOut := iostreams.Test()
+	ios.StdinTTY, ios.StderrTTY = true, true
+	in.WriteString(stdin)
+	f := &Factory{IO: ios, Getenv: func(k string) string { return env[k] }, Now: time.Now,
+		Executable: func() (string, error) { return "/nonexistent/loams", nil }}
+	code = Run(context.Background(), f, append([]string{"loams"}, argv...), nil)
+	return out.String(), errOut.String(), code
+}
+
+// At a terminal the download is asked for with its URL and size, drawn
+// with a progress bar; "n" installs nothing. This in-process build has no
+// test key (no loamstest tag), so it is also the --allow-unsigned path.
+func TestServerInstallAsksAtATerminal(t *testing.T) {
+	t.Parallel()
+	rel := testrelease.Serve(t, testrelease.Options{})
+	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_RELEASES_URL": rel.URL, "HOME": t.TempDir()}
+	size := rel.Manifest.Artifacts[0].Size
+	question := "Download the Loams server from " + rel.URL + rel.Manifest.Artifacts[0].URL + " (" + sizeText(size) + ")? [y/N]"
+
+	_, errOut, code := ttyRun(t, env, "", "server", "install")
+	if code != 9 || !strings.Contains(errOut, "--allow-unsigned") {
+		t.Fatalf("no key and no --allow-unsigned: exit %d %s", code, errOut)
+	}
+	_, errOut, code = ttyRun(t, env, "n\n", "server", "install", "--allow-unsigned")
+	if code != 3 || !strings.Contains(errOut, question) || !strings.Contains(errOut, "UNSIGNED") || rel.Requests.Load() != 0 {
+		t.Fatalf("answer n: exit %d, %d downloads\n%s", code, rel.Requests.Load(), errOut)
+	}
+	out, errOut, code := ttyRun(t, env, "y\n", "server", "install", "--allow-unsigned")
+	if code != 0 || !strings.Contains(errOut, "downloading [##############################] 100%") || !strings.Contains(out, "0.3.0 (standard)") {
+		t.Fatalf("answer y: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(env["LOAMS_HOME"], "servers", "0.3.0", "standard", "receipt.json")); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,167 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/endpoint"
+	"loams.dev/cli/internal/buildinfo"
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/output"
+	"loams.dev/cli/stack"
+)
+
+// statusJSON is `loams status --output json` (endpoints.md). Error is set
+// when the endpoint could not be asked (unreachable, TLS).
+type statusJSON struct {
+	Endpoint      string             `json:"endpoint"`
+	Kind          endpoint.Kind      `json:"kind"`
+	Profile       string             `json:"profile"`
+	Stack         string             `json:"stack,omitempty"`
+	Reachable     bool               `json:"reachable"`
+	LatencyMS     int64              `json:"latency_ms"`
+	ServerVersion string             `json:"server_version"`
+	Edition       string             `json:"edition,omitempty"`
+	Services      []endpoint.Service `json:"services"`
+	Compatibility string             `json:"compatibility"`
+	Error         *errs.Object       `json:"error,omitempty"`
+}
+
+func newStatusCmd(f *Factory) *cli.Command {
+	return &cli.Command{
+		Name:  "status",
+		Usage: "Check the Loams server this profile talks to, local stack or remote deployment",
+		Description: describe("Asks the endpoint (--endpoint, LOAMS_ENDPOINT, the profile's endpoint, else the\n"+
+			"default stack) what it is: reachable, latency, server version, edition, services\n"+
+			"and version skew. An unreachable endpoint is reported, not an error.",
+			"loams status", "loams --profile staging status --output json", "loams --endpoint local:dev status"),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return errs.New(errs.Usage, "run `loams status --help`", "status takes no arguments, got %q", cmd.Args().First())
+			}
+			st, err := endpointStatus(ctx, f)
+			if err != nil {
+				return err
+			}
+			return printStatus(f, st)
+		},
+	}
+}
+
+// endpointStatus asks the resolved endpoint for GetInstance. Failing to
+// reach it is part of the answer; failing to resolve it is an error.
+func endpointStatus(ctx context.Context, f *Factory) (*statusJSON, error) {
+	ep, err := f.Endpoint()
+	if err != nil {
+		return nil, err
+	}
+	st := &statusJSON{Endpoint: ep.URL, Kind: ep.Kind, Profile: ep.Profile, Services: []endpoint.Service{}}
+	if ep.Kind == endpoint.Local {
+		st.Stack = ep.Stack
+	}
+	key, _, err := f.endpointKey(ctx, ep)
+	if err != nil {
+		return nil, err
+	}
+	c, err := f.endpointClient(ep, key)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	inst, latency, err := c.GetInstance(ctx)
+	st.LatencyMS = latency.Milliseconds()
+	switch {
+	case errors.Is(err, endpoint.ErrNotServed):
+		// An older server without GetInstance answered: it is up. A local
+		// stack knows the version its binary printed.
+		st.Reachable = true
+		if ep.Kind == endpoint.Local {
+			if h, herr := f.Home(); herr == nil {
+				if spec, lerr := stack.Load(h, ep.Stack); lerr == nil {
+					st.ServerVersion = strings.TrimPrefix(spec.ServerVersion, "loams ")
+				}
+			}
+		}
+	case err != nil:
+		e := errs.As(err)
+		if e.Code == errs.Internal || errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+		obj := e.Object()
+		st.Error = &obj
+		st.Reachable = e.Code != errs.EndpointUnreachable && e.Code != errs.TLSError
+	default:
+		st.Reachable = true
+		st.ServerVersion, st.Edition = inst.ServerVersion, inst.Edition
+		if inst.Services != nil {
+			st.Services = inst.Services
+		}
+	}
+	st.Compatibility = endpoint.Unknown
+	if st.ServerVersion != "" {
+		st.Compatibility = endpoint.Compatibility(buildinfo.Get().Version, st.ServerVersion)
+	}
+	return st, nil
+}
+
+func printStatus(f *Factory, st *statusJSON) error {
+	if st.Compatibility == endpoint.Older && !f.JSON() {
+		f.Notice("note: the server (%s) is older than this loams (%s) supports fully; upgrade the server when you can", st.ServerVersion, buildinfo.Get().Version)
+	}
+	reach := "reachable"
+	if !st.Reachable {
+		reach = "unreachable"
+	}
+	where := string(st.Kind)
+	if st.Stack != "" {
+		where += " (stack " + st.Stack + ")"
+	}
+	rows := [][]string{{"endpoint", st.Endpoint}, {"kind", where}, {"profile", st.Profile}, {"state", reach}}
+	if st.Reachable {
+		var svc []string
+		for _, s := range st.Services {
+			if s.Available {
+				svc = append(svc, s.Package)
+			}
+		}
+		rows = append(rows, []string{"latency", fmt.Sprintf("%d ms", st.LatencyMS)}, []string{"server version", orDash(st.ServerVersion)},
+			[]string{"edition", orDash(st.Edition)}, []string{"services", orDash(strings.Join(svc, ", "))}, []string{"compatibility", st.Compatibility})
+	}
+	if st.Error != nil {
+		rows = append(rows, []string{"error", st.Error.Message}, []string{"hint", st.Error.Hint})
+	}
+	return f.Printer().Print(output.View{JSON: st, Rows: rows, TextRows: statusText(st)})
+}
+
+// statusText is status for -o text: the json's keys and values, one field
+// per cell, latency in integer milliseconds.
+func statusText(st *statusJSON) [][]string {
+	rows := [][]string{{"endpoint", st.Endpoint}, {"kind", string(st.Kind)}, {"stack", st.Stack}, {"profile", st.Profile},
+		{"reachable", strconv.FormatBool(st.Reachable)}}
+	if st.Reachable {
+		var svc []string
+		for _, s := range st.Services {
+			if s.Available {
+				svc = append(svc, s.Package)
+			}
+		}
+		rows = append(rows, []string{"latency_ms", strconv.FormatInt(st.LatencyMS, 10)}, []string{"server_version", st.ServerVersion},
+			[]string{"edition", st.Edition}, []string{"services", strings.Join(svc, ",")}, []string{"compatibility", st.Compatibility})
+	}
+	if st.Error != nil {
+		rows = append(rows, []string{"error", string(st.Error.Code), st.Error.Message})
+	}
+	return rows
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,106 @@
+package endpoint
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"net"
+	"strings"
+	"syscall"
+
+	"loams.dev/cli/internal/errs"
+)
+
+// CACertHint names the settings that add trust; tls_error always says it.
+const CACertHint = "if the deployment uses a private CA, trust it with `loams configure set ca_cert /path/to/ca.pem` " +
+	"(or SSL_CERT_FILE); loams always verifies TLS and has no switch to turn that off"
+
+// classify turns a transport failure into the spec's codes. Messages name
+// the endpoint and the cause, never a header or a key.
+func (c *Client) classify(err error) error {
+	if e := (*errs.Error)(nil); errors.As(err, &e) {
+		return e
+	}
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	where := c.base.Redacted()
+	var (
+		verify  *tls.CertificateVerificationError
+		unknown x509.UnknownAuthorityError
+		host    x509.HostnameError
+		invalid x509.CertificateInvalidError
+		record  tls.RecordHeaderError
+		alert   tls.AlertError
+		dns     *net.DNSError
+		netErr  net.Error
+	)
+	tlsErr := func(format string, args ...any) error {
+		return errs.New(errs.TLSError, CACertHint, format, args...).With("endpoint", c.URL()).Wrap(err)
+	}
+	switch {
+	case errors.As(err, &host):
+		return tlsErr("the TLS certificate of %s is not valid for %s: %v", where, c.base.Hostname(), host.Error())
+	case errors.As(err, &unknown):
+		return tlsErr("the TLS certificate of %s is signed by an authority this machine does not trust", where)
+	case errors.As(err, &invalid):
+		return tlsErr("the TLS certificate of %s is not valid: %v", where, invalid.Error())
+	case errors.As(err, &verify):
+		return tlsErr("the TLS certificate of %s could not be verified: %v", where, verify.Err)
+	case errors.As(err, &record), strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		return errs.New(errs.TLSError, "use http:// only for a server on loopback, https:// for one that speaks TLS; "+CACertHint,
+			"%s does not answer TLS (is it a plain http server?)", where).With("endpoint", c.URL()).Wrap(err)
+	case errors.As(err, &alert):
+		return tlsErr("the TLS handshake with %s failed: %v", where, alert.Error())
+	case errors.As(err, &dns):
+		return c.unreachable(err, "cannot resolve the host of %s: %s", where, dnsReason(dns))
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return c.unreachable(err, "%s did not answer in time (connect %s, request %s)", where, c.opts.ConnectTimeout, c.opts.RequestTimeout)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return c.unreachable(err, "nothing is listening at %s (connection refused)", where)
+	}
+	return c.unreachable(err, "cannot reach %s: %v", where, oneLine(err))
+}
+
+func (c *Client) unreachable(err error, format string, args ...any) error {
+	hint := c.opts.UnreachableHint
+	if hint == "" {
+		hint = "check the endpoint (`loams configure get endpoint`), your network or VPN, then `loams status`"
+	}
+	return errs.New(errs.EndpointUnreachable, hint, format, args...).With("endpoint", c.URL()).Wrap(err)
+}
+
+func (c *Client) unauthenticated() error {
+	return errs.New(errs.Unauthenticated, "log in again: `loams login --with-api-key"+c.profileFlag()+"` (the key is read from stdin)",
+		"%s rejected the API key (401 unauthenticated)", c.base.Redacted()).With("endpoint", c.URL()).With("profile", c.opts.Profile)
+}
+
+func (c *Client) profileFlag() string {
+	name := c.opts.Profile
+	if name == "" {
+		name = "NAME"
+	}
+	return " --profile " + name
+}
+
+func dnsReason(d *net.DNSError) string {
+	if d.IsNotFound {
+		return "no such host " + d.Name
+	}
+	return d.Err
+}
+
+func isReset(err error) bool {
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) || errors.Is(err, net.ErrClosed)
+}
+
+func oneLine(err error) string {
+	s := err.Error()
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

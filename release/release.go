@@ -1,0 +1,34 @@
+// Package release holds what this CLI trusts about Loams server releases:
+// the minisign public keys of the server project, compiled in from
+// minisign.pub. The file is empty until the server project publishes a
+// key; `loams server install` then needs --allow-unsigned.
+package release
+
+import (
+	_ "embed"
+	"strings"
+)
+
+//go:embed minisign.pub
+var pub string
+
+// maxKeys is the current key and the next one, during a rotation.
+const maxKeys = 2
+
+// Keys are the base64 key lines of minisign.pub (comment lines and blank
+// lines skipped), at most two.
+func Keys() []string { return parseKeys(pub) }
+
+func parseKeys(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "untrusted comment:") || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if len(out) < maxKeys {
+			out = append(out, line)
+		}
+	}
+	return out
+}

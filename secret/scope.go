@@ -1,0 +1,97 @@
+package secret
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/home"
+)
+
+// Scope says whose keys a store holds. Stacks have the bootstrap key loams
+// made; profiles have the API key of a remote deployment, stored by
+// `loams login --with-api-key` (endpoints.md). Both live in the same
+// backends under different names.
+type Scope string
+
+const (
+	Stacks   Scope = ""
+	Profiles Scope = "profile"
+)
+
+// user is the keyring account: stack/<name>/api_key or profile/<name>/api_key.
+func (s Scope) user(name string) string {
+	if s == Profiles {
+		return ProfileKeyringUser(name)
+	}
+	return KeyringUser(name)
+}
+
+// dir holds the secrets/ directory of the file backend.
+func (s Scope) dir(h home.Home, name string) string {
+	if s == Profiles {
+		return filepath.Join(h.Dir, "profiles", name)
+	}
+	return h.Stack(name)
+}
+
+func (s Scope) noun() string {
+	if s == Profiles {
+		return "profile"
+	}
+	return "stack"
+}
+
+// ProfileKeyringUser is the keyring account name of a profile's key.
+func ProfileKeyringUser(profile string) string { return "profile/" + profile + "/api_key" }
+
+// OpenProfiles is Open for profile keys: the same modes and fallback, the
+// keyring account profile/<name>/api_key, the file
+// $LOAMS_HOME/profiles/<name>/secrets/api_key.
+func OpenProfiles(ctx context.Context, mode string, h home.Home, notice func(string)) (Store, error) {
+	kr := NewKeyring()
+	kr.Scope = Profiles
+	s, err := open(ctx, mode, h, kr, notice)
+	if err != nil {
+		return nil, err
+	}
+	return profileStore{s}, nil
+}
+
+// profileName is what a profile key may be filed under: a profile name
+// becomes a path below $LOAMS_HOME/profiles/, so no separators or dots.
+var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`)
+
+// profileStore refuses names that are not plain profile names before
+// they reach a path or a keyring account.
+type profileStore struct{ Store }
+
+func checkProfile(name string) error {
+	if !profileName.MatchString(name) {
+		return errs.New(errs.Usage, "profile names that hold keys use letters, digits, - and _ (e.g. staging)",
+			"cannot store a key for profile %q", name).With("profile", name)
+	}
+	return nil
+}
+
+func (p profileStore) Get(ctx context.Context, name string) (Secret, error) {
+	if err := checkProfile(name); err != nil {
+		return Secret{}, err
+	}
+	return p.Store.Get(ctx, name)
+}
+
+func (p profileStore) Set(ctx context.Context, name string, s Secret) error {
+	if err := checkProfile(name); err != nil {
+		return err
+	}
+	return p.Store.Set(ctx, name, s)
+}
+
+func (p profileStore) Delete(ctx context.Context, name string) error {
+	if err := checkProfile(name); err != nil {
+		return err
+	}
+	return p.Store.Delete(ctx, name)
+}

@@ -1,0 +1,149 @@
+package stack
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"loams.dev/cli/internal/config"
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/secret"
+)
+
+// CreateOptions are `stack create`'s flags and the stack_create tool's inputs.
+type CreateOptions struct {
+	Name         string
+	Engines      []string
+	Storage      string
+	PortBase     int
+	ServerBinary string
+	Start        bool
+	Wait         time.Duration
+	// ConfineStorage is set for storage an agent asked for: it must
+	// resolve (symlinks followed) inside StorageRoot or LOAMS_HOME, and a
+	// relative path is relative to StorageRoot, never the process's
+	// working directory. People at the CLI may choose any path.
+	ConfineStorage bool
+	StorageRoot    string // the project directory; "" allows LOAMS_HOME only
+}
+
+// Create validates, allocates ports, writes stack.toml (0600), makes the
+// stack's key, and starts the stack unless told not to. Everything from
+// the name check to stack.toml happens under one lock of LOAMS_HOME's
+// stacks/ directory: two creates of one name cannot both succeed (each
+// would write a key), and parallel creates cannot pick the same ports.
+func (sv *Supervisor) Create(ctx context.Context, o CreateOptions) (*Description, error) {
+	if !config.StackName.MatchString(o.Name) {
+		return nil, nameError(o.Name)
+	}
+	if err := sv.Home.Ensure(); err != nil {
+		return nil, err
+	}
+	if _, err := sv.Home.EnsureDir("stacks"); err != nil {
+		return nil, err
+	}
+	if err := sv.refuseExisting(o.Name); err != nil { // fail fast, before probing the binary
+		return nil, err
+	}
+	bin, err := Locate(sv.Home, o.ServerBinary, sv.ProfileServer, sv.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := Probe(ctx, sv.Home, bin)
+	if err != nil {
+		return nil, err
+	}
+	engines, err := ParseEngines(o.Engines, srv.Available)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range engines {
+		if e, _ := EngineByName(name); !srv.Available(e) {
+			return nil, errs.New(errs.FeatureNotInServer, "install a newer Loams server, or leave "+name+" out of --engines",
+				"%s has no %s flag", bin, e.Listeners[0].Flag).With("engine", name)
+		}
+	}
+	dir := sv.Home.Stack(o.Name)
+	storage, err := parseStorage(o.Storage, dir)
+	if o.ConfineStorage && err == nil && o.Storage != "" {
+		storage, err = confineStorage(o.Storage, o.StorageRoot, sv.Home.Dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &Spec{Schema: 1, Name: o.Name, CreatedAt: sv.now().UTC().Truncate(time.Second), CreatedBy: sv.CreatedBy,
+		ServerBinary: bin, ServerVersion: srv.Version, Engines: engines, Metastore: "embedded", ObjectStore: "local",
+		Storage: storage, dir: dir}
+	if err := sv.reserve(ctx, s, o.PortBase); err != nil {
+		return nil, err
+	}
+	if !o.Start {
+		return s.describe(Stopped, nil), nil
+	}
+	return sv.Start(ctx, o.Name, o.Wait)
+}
+
+// reserve does, under the create lock, what must not interleave with
+// another create: the name and count checks, the ports, the directories,
+// the key and stack.toml. A failure removes what it made.
+func (sv *Supervisor) reserve(ctx context.Context, s *Spec, portBase int) (err error) {
+	unlock, err := lockFile(ctx, filepath.Join(sv.Home.StacksDir(), ".create.lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := sv.refuseExisting(s.Name); err != nil {
+		return err
+	}
+	names, err := List(sv.Home)
+	if err != nil {
+		return err
+	}
+	if len(names) >= MaxStacks {
+		return errs.New(errs.TooManyStacks, "delete one you no longer need (`loams stack list`, `loams stack delete --name NAME --yes`)",
+			"this LOAMS_HOME already has %d stacks, the most it may hold", MaxStacks).With("stacks", names)
+	}
+	if s.Ports, err = sv.allocatePorts(s.Engines, portBase, len(names) == 0); err != nil {
+		return err
+	}
+	var store secret.Store
+	keySet := false
+	_, statErr := os.Stat(s.dir)
+	madeDir := statErr != nil // a directory left without stack.toml is not ours to remove
+	defer func() {
+		if err != nil { // roll back: no half-made stack directory, no orphan key
+			if keySet {
+				_ = store.Delete(context.WithoutCancel(ctx), s.Name)
+			}
+			if madeDir {
+				_ = os.RemoveAll(s.dir)
+			}
+		}
+	}()
+	for _, d := range []string{s.dir, filepath.Join(s.dir, "logs"), s.DataDir()} {
+		if err = os.MkdirAll(d, 0o700); err != nil {
+			return err
+		}
+	}
+	if store, err = sv.Secrets(ctx); err != nil {
+		return err
+	}
+	key, err := secret.Generate()
+	if err != nil {
+		return err
+	}
+	if err = store.Set(ctx, s.Name, key); err != nil {
+		return err
+	}
+	keySet = true
+	return s.save()
+}
+
+func (sv *Supervisor) refuseExisting(name string) error {
+	if _, err := os.Stat(specPath(sv.Home, name)); err == nil {
+		return errs.New(errs.StackExists, "pick another name, or use it: `loams stack start --name "+name+"`",
+			"a stack named %q already exists", name).With("name", name)
+	}
+	return nil
+}

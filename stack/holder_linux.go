@@ -1,0 +1,68 @@
+package stack
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// holderOf finds the listener of a TCP port from /proc/net/tcp{,6} (the
+// socket's inode) and /proc/*/fd (who has that socket open). Processes of
+// other users hide their fds from non-root callers.
+func holderOf(port int) holder {
+	inodes := map[string]bool{}
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		listeningInodes(f, port, inodes)
+	}
+	if len(inodes) == 0 {
+		return holder{Unknown: "no listening socket for it in /proc/net/tcp: it may be in use by a connection, or in another network namespace"}
+	}
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		fds, err := os.ReadDir(filepath.Join(p, "fd"))
+		if err != nil {
+			continue
+		}
+		for _, fd := range fds {
+			link, err := os.Readlink(filepath.Join(p, "fd", fd.Name()))
+			if err != nil || !strings.HasPrefix(link, "socket:[") {
+				continue
+			}
+			if inodes[strings.TrimSuffix(strings.TrimPrefix(link, "socket:["), "]")] {
+				pid, _ := strconv.Atoi(filepath.Base(p))
+				return holder{PID: pid, Command: commandOf(p)}
+			}
+		}
+	}
+	return holder{Unknown: "loams could not tell which process holds it: it may belong to another user, or have just exited"}
+}
+
+// listeningInodes adds the inodes of sockets listening (state 0A) on port.
+func listeningInodes(path string, port int, into map[string]bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	want := fmt.Sprintf(":%04X", port)
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) > 9 && strings.HasSuffix(fields[1], want) && fields[3] == "0A" {
+			into[fields[9]] = true
+		}
+	}
+}
+
+// commandOf is the program of /proc/PID: argv[0], else its comm.
+func commandOf(proc string) string {
+	if b, err := os.ReadFile(filepath.Join(proc, "cmdline")); err == nil && len(b) > 0 {
+		arg0, _, _ := strings.Cut(string(b), "\x00")
+		return arg0
+	}
+	b, _ := os.ReadFile(filepath.Join(proc, "comm"))
+	return strings.TrimSpace(string(b))
+}
