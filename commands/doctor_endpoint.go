@@ -8,6 +8,7 @@ import (
 	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/serverbin"
 )
 
 // endpointCheck is one line of `loams doctor` about the profile's remote
@@ -64,14 +65,14 @@ func endpointChecks(ctx context.Context, f *Factory) []endpointCheck {
 		version = inst.ServerVersion
 	}
 	skew := endpointCheck{Name: "endpoint version", Status: "pass", Message: "server " + orDash(version) + ", compatible with loams " + buildinfo.Get().Version}
-	switch endpoint.Compatibility(buildinfo.Get().Version, version) {
-	case endpoint.Older:
+	switch compatibility(version) {
+	case serverbin.Older:
 		skew.Status, skew.Message, skew.Fix = "warn", "server "+version+" is older than this loams supports fully", "ask the deployment's operator to upgrade the server"
-	case endpoint.Newer:
+	case serverbin.Newer:
 		skew.Status, skew.Message, skew.Fix = "warn", "server "+version+" is newer than this loams knows", "upgrade loams (brew upgrade loams, or go install loams.dev/cli/cmd/loams@latest)"
-	case endpoint.Unknown:
+	case "unknown":
 		skew.Status, skew.Message = "warn", "the server did not say its version (no GetInstance)"
-	case endpoint.Unchecked:
+	case "unchecked":
 		skew.Message = "this is a dev build of loams: version skew is not checked"
 	}
 	return append(out, skew)

@@ -13,6 +13,7 @@ import (
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/serverbin"
 	"loams.dev/cli/stack"
 )
 
@@ -102,15 +103,12 @@ func endpointStatus(ctx context.Context, f *Factory) (*statusJSON, error) {
 			st.Services = inst.Services
 		}
 	}
-	st.Compatibility = endpoint.Unknown
-	if st.ServerVersion != "" {
-		st.Compatibility = endpoint.Compatibility(buildinfo.Get().Version, st.ServerVersion)
-	}
+	st.Compatibility = compatibility(st.ServerVersion)
 	return st, nil
 }
 
 func printStatus(f *Factory, st *statusJSON) error {
-	if st.Compatibility == endpoint.Older && !f.JSON() {
+	if st.Compatibility == serverbin.Older && !f.JSON() {
 		f.Notice("note: the server (%s) is older than this loams (%s) supports fully; upgrade the server when you can", st.ServerVersion, buildinfo.Get().Version)
 	}
 	reach := "reachable"
@@ -157,6 +155,20 @@ func statusText(st *statusJSON) [][]string {
 		rows = append(rows, []string{"error", string(st.Error.Code), st.Error.Message})
 	}
 	return rows
+}
+
+// compatibility is the server version's skew against this CLI, with the
+// server helper's rules (serverbin.Skew); where Skew has no answer, status
+// still says why: a dev build skips the check, an unknown version is unknown.
+func compatibility(server string) string {
+	b := buildinfo.Get()
+	if c := serverbin.Skew(b.Version, server, b.IsDev()); c != "" {
+		return c
+	}
+	if b.IsDev() {
+		return "unchecked"
+	}
+	return "unknown"
 }
 
 func orDash(s string) string {

@@ -34,7 +34,7 @@ type Instance struct {
 type Service struct {
 	Package   string `json:"package"`
 	Available bool   `json:"available"`
-	Unstable  bool   `json:"unstable,omitempty"`
+	Unstable  bool   `json:"unstable"`
 }
 
 // ErrNotServed means the server has no such route (an older server, or a
