@@ -51,6 +51,7 @@ type front struct {
 	// prepared answers a request without the SDK when it can (tools/list:
 	// prepared.go); nil means the SDK answers.
 	prepared func(*inbound) []byte
+	settled  *sync.Cond // broadcast whenever a call is answered (prepared.go waits on it)
 }
 
 func (f *front) answerPrepared(in *inbound) []byte {
@@ -71,6 +72,7 @@ type call struct {
 
 func newFront(out io.Writer, log *slog.Logger) *front {
 	f := &front{out: out, log: log, next: 1, calls: map[int64]*call{}, inFlight: map[string]int64{}, done: make(chan struct{}), stopped: make(chan struct{})}
+	f.settled = sync.NewCond(&f.mu)
 	for i := range f.sess {
 		f.sess[i] = &sdkConn{front: f, index: i, incoming: make(chan jsonrpc.Message), closed: make(chan struct{})}
 	}
@@ -201,17 +203,15 @@ func (f *front) admit(in *inbound, s *slot) *rpcError {
 		f.mu.Unlock()
 		return errorf(codeInvalidParams, "invalid params: no session; send initialize first, or (protocol 2026-07-28) the %s and %s _meta fields", metaVersion, metaCapabilities)
 	}
-	// Not inside a batch: there a reused id must meet the one in flight.
-	if line := f.answerPrepared(in); line != nil && s.batch == nil {
-		f.mu.Unlock()
-		f.log.Info("request", "method", in.method, "duration_ms", 0, "outcome", "ok")
-		s.deliver(f, line)
-		return nil
-	}
 	id := f.next
 	f.next++
 	f.calls[id] = &call{in: in, sess: sess, started: time.Now(), slot: s}
 	f.inFlight[in.key] = id
+	if line := f.answerPrepared(in); line != nil {
+		f.mu.Unlock()
+		go f.finishAfterInitialize(id, line)
+		return nil
+	}
 	f.mu.Unlock()
 	ourID, _ := jsonrpc.MakeID(float64(id))
 	if !f.forward(sess, &jsonrpc.Request{ID: ourID, Method: in.method, Params: in.params}) {

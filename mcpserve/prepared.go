@@ -60,3 +60,25 @@ type preparedState struct {
 	serverInfoOnce sync.Once
 	serverInfo     []byte
 }
+
+// finishAfterInitialize answers call id with line once no initialize sent
+// before it is still unanswered: a client that pipelines initialize and
+// tools/list reads the answers in that order. Other calls in flight (a
+// stack_start waiting a minute) do not hold it up.
+func (f *front) finishAfterInitialize(id int64, line []byte) {
+	f.mu.Lock()
+	for f.initializeBefore(id) {
+		f.settled.Wait()
+	}
+	f.mu.Unlock()
+	f.finish(id, line, "ok")
+}
+
+func (f *front) initializeBefore(id int64) bool {
+	for n, c := range f.calls {
+		if n < id && c.in.method == "initialize" {
+			return true
+		}
+	}
+	return false
+}
