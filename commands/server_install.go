@@ -167,6 +167,12 @@ func (f *Factory) withServer(ctx context.Context, allowDownload bool, again stri
 	}
 	f.Notice("No Loams server found; loams can install the latest release.")
 	r, err := f.installServer(ctx, serverbin.InstallOptions{}, allowDownload)
+	if e := (*errs.Error)(nil); errors.As(err, &e) && e.Code == errs.SignatureInvalid && len(release.Keys()) == 0 {
+		// No key to verify with (today's release): only an explicit
+		// install may go on unsigned, not a side effect of init.
+		e.Hint = "the server project has not published its signing key yet: run `loams server install --allow-unsigned` (or install the server's package), then `" + again + "`"
+		return e
+	}
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,7 @@ func TestServerInstallAsksAtATerminal(t *testing.T) {
 	question := "Download the Loams server from " + rel.URL + rel.Manifest.Artifacts[0].URL + " (" + sizeText(size) + ")? [y/N]"
 
 	_, errOut, code := ttyRun(t, env, "", "server", "install")
-	if code != 9 || !strings.Contains(errOut, "--allow-unsigned") {
+	if code != 9 || !strings.Contains(errOut, "pass --allow-unsigned") {
 		t.Fatalf("no key and no --allow-unsigned: exit %d %s", code, errOut)
 	}
 	_, errOut, code = ttyRun(t, env, "n\n", "server", "install", "--allow-unsigned")
@@ -48,5 +48,20 @@ func TestServerInstallAsksAtATerminal(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(env["LOAMS_HOME"], "servers", "0.3.0", "standard", "receipt.json")); err != nil {
 		t.Error(err)
+	}
+}
+
+// stack create with no server anywhere offers the install at a terminal;
+// "y" installs it and the stack starts on it.
+func TestStackCreateOffersInstall(t *testing.T) {
+	t.Parallel()
+	rel := testrelease.Serve(t, testrelease.Options{})
+	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_RELEASES_URL": rel.URL, "HOME": t.TempDir(), "LOAMS_SECRETS": "file",
+		"PATH": "/nonexistent"}
+	// This in-process build trusts no key: the offer fails on the signature
+	// and says how to go on; the consent question is never reached.
+	_, errOut, code := ttyRun(t, env, "y\n", "stack", "create", "--name", "dev", "--port-base", "23700")
+	if code != 9 || !strings.Contains(errOut, "No Loams server found") || !strings.Contains(errOut, "run `loams server install --allow-unsigned`") || rel.Requests.Load() != 0 {
+		t.Fatalf("exit %d, %d downloads\n%s", code, rel.Requests.Load(), errOut)
 	}
 }

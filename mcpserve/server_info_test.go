@@ -9,8 +9,9 @@ import (
 // loams_info names the server used and where it came from; stack_status
 // reports what a running server said about itself (GetInstance); with no
 // server at all, stack_create asks the agent to have the user install one.
+//
+// Not parallel: stack_create takes the default ports, as TestStackAndEnvTools does.
 func TestToolsReportTheServer(t *testing.T) {
-	t.Parallel()
 	a := newAgent(t, "TESTSERVER_VARIANT=packaged")
 	out, _ := a.call("stack_create", map[string]any{"name": "app", "start": true, "engines": []string{"qdrant"}})
 	if out["state"] != "running" {

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"loams.dev/cli/internal/home"
@@ -132,10 +133,21 @@ var errTimeout = errors.New("no answer within 5s")
 func run(ctx context.Context, path string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Env = append(ProbeEnv(os.Environ()), PassthroughMarker+"="+path)
-	cmd.WaitDelay = time.Second
-	out, err := cmd.Output()
+	var out []byte
+	var err error
+	// A binary written a moment ago (install's smoke test) can be
+	// "text file busy" while another goroutine's fork still holds its
+	// write descriptor (golang/go#22315): wait a little and try again.
+	for wait := 10 * time.Millisecond; ; wait *= 2 {
+		cmd := exec.CommandContext(ctx, path, args...)
+		cmd.Env = append(ProbeEnv(os.Environ()), PassthroughMarker+"="+path)
+		cmd.WaitDelay = time.Second
+		out, err = cmd.Output()
+		if !errors.Is(err, syscall.ETXTBSY) || wait > 500*time.Millisecond {
+			break
+		}
+		time.Sleep(wait)
+	}
 	if ctx.Err() != nil {
 		return "", errTimeout
 	}
