@@ -43,20 +43,20 @@ func endpointChecks(ctx context.Context, f *Factory) []endpointCheck {
 	}
 	defer c.Close()
 	inst, latency, err := c.GetInstance(ctx)
-	reach := endpointCheck{Name: "endpoint reachable", Status: "pass", Message: fmt.Sprintf("%s answered in %d ms", ep.URL, latency.Milliseconds())}
-	tls := endpointCheck{Name: "endpoint TLS", Status: "pass", Message: "the certificate of " + ep.URL + " is valid and trusted"}
+	reach := endpointCheck{Name: "endpoint_reachable", Status: "pass", Message: fmt.Sprintf("%s answered in %d ms", ep.URL, latency.Milliseconds())}
+	tls := endpointCheck{Name: "endpoint_tls", Status: "pass", Message: "the certificate of " + ep.URL + " is valid and trusted"}
 	if ep.URL[:5] == "http:" {
 		tls.Message = ep.URL + " is on loopback: plain http is allowed"
 	}
 	switch {
 	case errs.Is(err, errs.TLSError):
 		e := errs.As(err)
-		reach = endpointCheck{Name: "endpoint reachable", Status: "pass", Message: ep.URL + " answers, over TLS loams does not trust"}
-		tls = endpointCheck{Name: "endpoint TLS", Status: "fail", Message: e.Message, Fix: e.Hint}
+		reach = endpointCheck{Name: "endpoint_reachable", Status: "pass", Message: ep.URL + " answers, over TLS loams does not trust"}
+		tls = endpointCheck{Name: "endpoint_tls", Status: "fail", Message: e.Message, Fix: e.Hint}
 		return []endpointCheck{reach, tls}
 	case err != nil && !errors.Is(err, endpoint.ErrNotServed):
 		e := errs.As(err)
-		reach = endpointCheck{Name: "endpoint reachable", Status: "fail", Message: e.Message, Fix: e.Hint}
+		reach = endpointCheck{Name: "endpoint_reachable", Status: "fail", Message: e.Message, Fix: e.Hint}
 		return []endpointCheck{reach}
 	}
 	out := []endpointCheck{reach, tls, keyCheck(ctx, ep, c, key.IsZero(), kerr)}
@@ -64,7 +64,7 @@ func endpointChecks(ctx context.Context, f *Factory) []endpointCheck {
 	if inst != nil {
 		version = inst.ServerVersion
 	}
-	skew := endpointCheck{Name: "endpoint version", Status: "pass", Message: "server " + orDash(version) + ", compatible with loams " + buildinfo.Get().Version}
+	skew := endpointCheck{Name: "endpoint_version", Status: "pass", Message: "server " + orDash(version) + ", compatible with loams " + buildinfo.Get().Version}
 	switch compatibility(version) {
 	case serverbin.Older:
 		skew.Status, skew.Message, skew.Fix = "warn", "server "+version+" is older than this loams supports fully", "ask the deployment's operator to upgrade the server"
@@ -79,7 +79,7 @@ func endpointChecks(ctx context.Context, f *Factory) []endpointCheck {
 }
 
 func keyCheck(ctx context.Context, ep endpoint.Endpoint, c *endpoint.Client, missing bool, storeErr error) endpointCheck {
-	check := endpointCheck{Name: "endpoint key"}
+	check := endpointCheck{Name: "endpoint_key"}
 	login := "`loams login --with-api-key --profile " + ep.Profile + "` (the key is read from stdin)"
 	switch {
 	case storeErr != nil:

@@ -23,17 +23,17 @@ func TestEndpointChecks(t *testing.T) {
 	}
 	// No CA: reachable, TLS fails with the ca_cert fix.
 	got := checks(env)
-	if got["endpoint TLS"].Status != "fail" || got["endpoint reachable"].Status != "pass" || len(got) != 2 {
+	if got["endpoint_tls"].Status != "fail" || got["endpoint_reachable"].Status != "pass" || len(got) != 2 {
 		t.Fatalf("untrusted: %+v", got)
 	}
 	mustRun(t, env, "", "configure", "set", "ca_cert", ca)
 	got = checks(env)
-	if got["endpoint TLS"].Status != "pass" || got["endpoint key"].Status != "fail" || got["endpoint key"].Fix == "" {
+	if got["endpoint_tls"].Status != "pass" || got["endpoint_key"].Status != "fail" || got["endpoint_key"].Fix == "" {
 		t.Fatalf("no key: %+v", got)
 	}
 	mustRun(t, env, remoteKey+"\n", "login", "--with-api-key")
 	got = checks(env)
-	for _, name := range []string{"endpoint reachable", "endpoint TLS", "endpoint key", "endpoint version"} {
+	for _, name := range []string{"endpoint_reachable", "endpoint_tls", "endpoint_key", "endpoint_version"} {
 		if got[name].Status != "pass" {
 			t.Errorf("%s: %+v", name, got[name])
 		}

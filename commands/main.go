@@ -42,8 +42,14 @@ func Main() int {
 // Run executes args against a fresh command tree and renders any error.
 // interrupted, when closed, turns a failure into `interrupted` (exit 130).
 func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan struct{}) int {
-	root := NewRoot(f)
-	err := root.Run(ctx, versionFlagAsCommand(root, args))
+	var err error
+	if opts, ok := mcpServeFastArgs(args); ok {
+		resolveProfileFromEnv(f)
+		err = runMCPServe(ctx, f, opts)
+	} else {
+		root := NewRoot(f)
+		err = root.Run(ctx, versionFlagAsCommand(root, args))
+	}
 	if err == nil {
 		return 0
 	}

@@ -46,6 +46,20 @@ func (m mentionChecker) flags(c *cli.Command) []string {
 	return out
 }
 
+// flag is the flag c accepts under name, or nil.
+func (m mentionChecker) flag(c *cli.Command, name string) cli.Flag {
+	for ; c != nil; c = m.parent[c] {
+		for _, fl := range c.Flags {
+			for _, n := range fl.Names() {
+				if n == name {
+					return fl
+				}
+			}
+		}
+	}
+	return nil
+}
+
 func (m mentionChecker) hasFlag(c *cli.Command, name string) bool {
 	for _, n := range m.flags(c) {
 		if n == name {
@@ -135,6 +149,20 @@ func (m mentionChecker) mention(rest string, full bool) []string {
 			}
 			continue
 		}
+		if full && strings.HasPrefix(w, "-") && len(w) > 1 {
+			// A flag before the subcommand (`loams --profile work env export`):
+			// it must exist here; a value flag takes the next word.
+			name := strings.TrimLeft(strings.SplitN(w, "=", 2)[0], "-")
+			if cmd == m.root && (name == "version" || name == "V") {
+				continue // `loams --version` runs `loams version`
+			}
+			if fl := m.flag(cmd, name); fl == nil {
+				return append(problems, "`loams "+rest+"`: "+cmd.FullName()+" has no flag --"+name)
+			} else if _, isBool := fl.(*cli.BoolFlag); !isBool && !strings.Contains(w, "=") {
+				i++
+			}
+			continue
+		}
 		break
 	}
 	if !full {
@@ -143,7 +171,7 @@ func (m mentionChecker) mention(rest string, full bool) []string {
 	if i < len(words) && words[i] == strings.ToUpper(words[i]) && !strings.HasPrefix(words[i], "-") {
 		return problems // COMMAND, NAME: a placeholder for any command
 	}
-	if cmd == m.root && i < len(words) && !strings.HasPrefix(words[i], "-") {
+	if len(cmd.Commands) > 0 && i < len(words) && !strings.HasPrefix(words[i], "-") {
 		return append(problems, "`loams "+rest+"`: no command "+strconv.Quote(words[i]))
 	}
 	for ; i < len(words); i++ {
@@ -214,6 +242,11 @@ func TestMentionChecker(t *testing.T) {
 		{"`loams completions bash > ~/.bash_completion`", nil, false},
 		{"`loams stack list -o text | cut -f1`", nil, false},
 		{"`loams dev|standalone|cluster …`", nil, false},
+		{"`loams --profile staging login --with-api-key < key.txt`", nil, false},
+		{"`loams -o json --quiet stack list`", nil, false},
+		{"`loams --version`", nil, false},
+		{"`loams --profile staging stack lst`", nil, true},
+		{"`loams --bogus stack list`", nil, true},
 	}
 	for _, tt := range tests {
 		if got := m.check(tt.text, tt.ctx); len(got) > 0 != tt.bad {

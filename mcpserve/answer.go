@@ -102,6 +102,7 @@ func (f *front) finish(n int64, line []byte, outcome string) {
 	if f.inFlight[c.in.key] == n {
 		delete(f.inFlight, c.in.key)
 	}
+	f.settled.Broadcast()
 	f.mu.Unlock()
 	// Never the arguments: they can hold paths and values the user typed.
 	f.log.Info("request", "method", c.in.method, "tool", c.in.tool, "duration_ms", time.Since(c.started).Milliseconds(), "outcome", outcome)

@@ -48,6 +48,17 @@ type front struct {
 	done        chan struct{} // closed when every call read has been answered after eof or stop
 	doneOnce    sync.Once
 	stopped     chan struct{} // closed by stop
+	// prepared answers a request without the SDK when it can (tools/list:
+	// prepared.go); nil means the SDK answers.
+	prepared func(*inbound) []byte
+	settled  *sync.Cond // broadcast whenever a call is answered (prepared.go waits on it)
+}
+
+func (f *front) answerPrepared(in *inbound) []byte {
+	if f.prepared == nil {
+		return nil
+	}
+	return f.prepared(in)
 }
 
 // call is one forwarded request owed an answer.
@@ -61,6 +72,7 @@ type call struct {
 
 func newFront(out io.Writer, log *slog.Logger) *front {
 	f := &front{out: out, log: log, next: 1, calls: map[int64]*call{}, inFlight: map[string]int64{}, done: make(chan struct{}), stopped: make(chan struct{})}
+	f.settled = sync.NewCond(&f.mu)
 	for i := range f.sess {
 		f.sess[i] = &sdkConn{front: f, index: i, incoming: make(chan jsonrpc.Message), closed: make(chan struct{})}
 	}
@@ -195,6 +207,11 @@ func (f *front) admit(in *inbound, s *slot) *rpcError {
 	f.next++
 	f.calls[id] = &call{in: in, sess: sess, started: time.Now(), slot: s}
 	f.inFlight[in.key] = id
+	if line := f.answerPrepared(in); line != nil {
+		f.mu.Unlock()
+		go f.finishAfterInitialize(id, line)
+		return nil
+	}
 	f.mu.Unlock()
 	ourID, _ := jsonrpc.MakeID(float64(id))
 	if !f.forward(sess, &jsonrpc.Request{ID: ourID, Method: in.method, Params: in.params}) {

@@ -54,6 +54,8 @@ type Server struct {
 	secretsOnce sync.Once
 	secrets     secret.Store
 	secretsErr  error
+
+	preparedState // tools/list answered from bytes prepared at go generate time
 }
 
 // New prepares a server; it does no I/O beyond opening mcp.log.
@@ -100,18 +102,17 @@ func (s *Server) mcpServer() *mcp.Server {
 		// under 2026-07-28) at error level; they are the client's, and the
 		// front logs each request's outcome, so its lines go to mcp.log only.
 		Logger: demoted(s.log),
-		// Only tools, and no listChanged: the list is fixed for the life of
-		// the process. Empty resources and prompts lists are still answered.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		// Tools and resources (the docs), neither with listChanged: both
+		// are fixed for the life of the process.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 		// The lists are fixed per binary: 2026-07-28 clients may cache them
 		// for a day. The front drops both fields for older revisions.
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
 			c.TTLMs, c.CacheScope = listTTL, "public"
 		},
 	})
-	for _, t := range s.tools() {
-		srv.AddTool(t.def, s.stoppable(t.handle))
-	}
+	s.addDocsResources(srv)
+	s.addToolsOnDemand(srv)
 	return srv
 }
 
@@ -143,6 +144,7 @@ func (s *Server) stoppable(h mcp.ToolHandler) mcp.ToolHandler {
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.log.Info("mcp serve start", "version", s.opts.Build.Version, "home", s.opts.Home.Dir)
 	f := newFront(out, s.log)
+	f.prepared = s.preparedToolsList
 	srv := s.mcpServer()
 	var ended sync.WaitGroup
 	for _, sess := range f.sess {

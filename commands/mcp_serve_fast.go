@@ -1,0 +1,51 @@
+package commands
+
+import (
+	"strings"
+
+	"loams.dev/cli/internal/config"
+)
+
+// mcpServeFastArgs recognises `loams mcp serve` with at most its own flags
+// (--stack, --project-dir), as agents start it on every session. Those
+// runs skip building the command tree (every command, flag and help text),
+// which is most of what the CLI does before serving; anything else — a
+// global flag, --help, an unknown flag — takes the full parser.
+func mcpServeFastArgs(args []string) (*mcpServeOptions, bool) {
+	if len(args) < 3 || args[1] != "mcp" || args[2] != "serve" {
+		return nil, false
+	}
+	opts := &mcpServeOptions{}
+	rest := args[3:]
+	for len(rest) > 0 {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(rest[0], "-"), "=")
+		if !strings.HasPrefix(rest[0], "-") || rest[0] == "-" || rest[0] == "--" {
+			return nil, false
+		}
+		if !hasValue {
+			if len(rest) < 2 || strings.HasPrefix(rest[1], "-") {
+				return nil, false // let the parser report the missing value
+			}
+			value, rest = rest[1], rest[1:]
+		}
+		rest = rest[1:]
+		switch name {
+		case "stack":
+			opts.stack = value
+		case "project-dir":
+			opts.projectDir = value
+		default:
+			return nil, false
+		}
+	}
+	return opts, true
+}
+
+// resolveProfileFromEnv is resolveGlobals for the fast path: with no global
+// flags given, only LOAMS_PROFILE can name the profile.
+func resolveProfileFromEnv(f *Factory) {
+	f.Globals.Profile, f.Globals.ProfileExplicit = config.DefaultProfile, false
+	if v := f.Getenv("LOAMS_PROFILE"); v != "" {
+		f.Globals.Profile, f.Globals.ProfileExplicit = v, true
+	}
+}
