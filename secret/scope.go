@@ -57,7 +57,7 @@ func OpenProfiles(ctx context.Context, mode string, h home.Home, notice func(str
 	if err != nil {
 		return nil, err
 	}
-	return profileStore{s}, nil
+	return profileStore{Store: s, home: h}, nil
 }
 
 // profileName is what a profile key may be filed under: a profile name
@@ -66,7 +66,11 @@ var profileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 
 // profileStore refuses names that are not plain profile names before
 // they reach a path or a keyring account.
-type profileStore struct{ Store }
+// Reading a key first checks the paths that decide where it goes.
+type profileStore struct {
+	Store
+	home home.Home
+}
 
 func checkProfile(name string) error {
 	if !profileName().MatchString(name) {
@@ -78,6 +82,9 @@ func checkProfile(name string) error {
 
 func (p profileStore) Get(ctx context.Context, name string) (Secret, error) {
 	if err := checkProfile(name); err != nil {
+		return Secret{}, err
+	}
+	if err := checkProfilePaths(p.home, name); err != nil {
 		return Secret{}, err
 	}
 	return p.Store.Get(ctx, name)
