@@ -129,3 +129,20 @@ func TestEnvExportRemoteWithoutKeyIsUnauthenticated(t *testing.T) {
 		t.Fatalf("printed %q", out)
 	}
 }
+
+// A config.toml others can write could point the endpoint at their host:
+// the key is not read, let alone written or sent.
+func TestRemoteKeyRefusedWhenConfigIsWritableByOthers(t *testing.T) {
+	f := remoteFactory(t, output.Table)
+	h, _ := f.Home()
+	if err := os.Chmod(h.Config(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Stacks: homeStacks{f}})
+	if e := errs.As(err); e.Code != errs.UnsafePermissions || e.ExitCode() != 8 || !strings.Contains(e.Hint, "chmod 600 "+h.Config()) {
+		t.Fatalf("err = %v", err)
+	}
+	if out := f.IO.Out.(interface{ String() string }).String(); out != "" {
+		t.Fatalf("printed %q", out)
+	}
+}

@@ -186,8 +186,12 @@ func errorLine(id json.RawMessage, e *rpcError) []byte {
 // goInternals finds what a person should never read in an error message:
 // Go type names and decoder chatter from the SDK.
 var (
-	goInternals = regexp.MustCompile(`\bmcp\.[A-Za-z]|jsonrpc2|reflect\.|Go (struct field|value)|unmarshal|<invalid`)
-	goField     = regexp.MustCompile(`Go struct field (?:[\w*]+\.)*(\w+) of type ([\w.\[\]*]+)`)
+	goInternals = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bmcp\.[A-Za-z]|jsonrpc2|reflect\.|Go (struct field|value)|unmarshal|<invalid`)
+	})
+	goField = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`Go struct field (?:[\w*]+\.)*(\w+) of type ([\w.\[\]*]+)`)
+	})
 )
 
 // fromSDKError gives every SDK error a JSON-RPC code (the SDK leaves some
@@ -211,9 +215,9 @@ func fromSDKError(method string, err error) *rpcError {
 			e.code = codeInternal
 		}
 	}
-	if goInternals.MatchString(e.message) {
+	if goInternals().MatchString(e.message) {
 		e.message = fmt.Sprintf("invalid params: %s takes params of the shape the MCP specification gives", clip(method, 100))
-		if m := goField.FindStringSubmatch(err.Error()); m != nil {
+		if m := goField().FindStringSubmatch(err.Error()); m != nil {
 			e.message = fmt.Sprintf("invalid params: %s must be %s", m[1], jsonKind(m[2]))
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -341,5 +342,38 @@ func TestProfileScopeKeepsKeysApartFromStacks(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(h.Dir, "stacks")); err == nil {
 		t.Fatal("a profile name escaped into stacks/")
+	}
+}
+
+func TestProfileKeyRefusedWhenOthersCanRedirectIt(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix modes")
+	}
+	ctx := context.Background()
+	h := testHome(t)
+	key := New("loams_aaaaaaaaaaaa_" + strings.Repeat("a", 32))
+	s, err := OpenProfiles(ctx, ModeFile, h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Set(ctx, "staging", key); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(h.Config(), []byte("[profile.staging]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, "staging"); err != nil {
+		t.Fatalf("safe paths: %v", err)
+	}
+	for _, p := range []string{h.Config(), filepath.Join(h.Dir, "profiles", "staging", "secrets")} {
+		fi, _ := os.Stat(p)
+		if err := os.Chmod(p, fi.Mode().Perm()|0o022); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.Get(ctx, "staging")
+		if !errs.Is(err, errs.UnsafePermissions) || errs.As(err).Details["path"] != p {
+			t.Fatalf("%s group/world-writable: %v", p, err)
+		}
+		_ = os.Chmod(p, fi.Mode().Perm())
 	}
 }
