@@ -91,22 +91,30 @@ func (f *front) fromSDK(msg jsonrpc.Message) error {
 }
 
 // finish retires call n and delivers its answer (nil: none is sent).
+//
+// The call stays counted until its answer is delivered: were it removed
+// first, another call finishing at the same moment could find nothing in
+// flight after EOF and end the server before this answer (or the batch
+// it completes) is written.
 func (f *front) finish(n int64, line []byte, outcome string) {
 	f.mu.Lock()
 	c := f.calls[n]
-	if c == nil {
+	if c == nil || c.finishing {
 		f.mu.Unlock()
 		return
 	}
+	c.finishing = true
+	f.mu.Unlock()
+	// Never the arguments: they can hold paths and values the user typed.
+	f.log.Info("request", "method", c.in.method, "tool", c.in.tool, "duration_ms", time.Since(c.started).Milliseconds(), "outcome", outcome)
+	c.slot.deliver(f, line)
+	f.mu.Lock()
 	delete(f.calls, n)
 	if f.inFlight[c.in.key] == n {
 		delete(f.inFlight, c.in.key)
 	}
 	f.settled.Broadcast()
 	f.mu.Unlock()
-	// Never the arguments: they can hold paths and values the user typed.
-	f.log.Info("request", "method", c.in.method, "tool", c.in.tool, "duration_ms", time.Since(c.started).Milliseconds(), "outcome", outcome)
-	c.slot.deliver(f, line)
 	f.checkDone()
 }
 
