@@ -38,20 +38,25 @@ func checkServerUsed(ctx context.Context, env *doctorEnv) []doctorCheck {
 	if err != nil {
 		return []doctorCheck{failed("server", err)}
 	}
+	var out []doctorCheck
+	if cur := serverbin.Current(fd.Home); cur != "" && !serverbin.Exists(cur) {
+		out = append(out, problem(checkWarn, "installed server", "run `loams server install` again (or `loams server remove VERSION --yes` to forget it)",
+			"%s, marked current by `loams server install`, is gone", cur))
+	}
 	b, c, err := fd.Find(ctx)
 	if err != nil {
-		return []doctorCheck{failed("server", err)}
+		return append(out, failed("server", err))
 	}
 	info := buildinfo.Get()
 	switch serverbin.Skew(info.Version, b.Version, info.IsDev()) {
 	case serverbin.Older:
-		return []doctorCheck{problem(checkWarn, "server", "run `loams server install` for a current server",
-			"%s at %s (%s) is older than this loams %s supports fully", b.Version, b.Path, c.Source, info.Version)}
+		return append(out, problem(checkWarn, "server", "run `loams server install` for a current server",
+			"%s at %s (%s) is older than this loams %s supports fully", b.Version, b.Path, c.Source, info.Version))
 	case serverbin.Newer:
-		return []doctorCheck{problem(checkWarn, "server", "upgrade loams to match the server",
-			"%s at %s (%s) is newer than this loams %s", b.Version, b.Path, c.Source, info.Version)}
+		return append(out, problem(checkWarn, "server", "upgrade loams to match the server",
+			"%s at %s (%s) is newer than this loams %s", b.Version, b.Path, c.Source, info.Version))
 	}
-	return []doctorCheck{pass("server", "%s at %s (%s)", b.Version, b.Path, c.Source)}
+	return append(out, pass("server", "%s at %s (%s)", b.Version, b.Path, c.Source))
 }
 
 // checkOtherServers: a second server of another version is a trap (the

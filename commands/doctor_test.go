@@ -46,6 +46,20 @@ func TestDoctor(t *testing.T) {
 		}
 	}
 
+	// An installed server marked current that has gone is a warning (the
+	// stand-in named by LOAMS_SERVER_BINARY is still used).
+	if err := os.MkdirAll(filepath.Join(loamsHome, "servers"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(loamsHome, "servers", "current"), []byte(filepath.Join(loamsHome, "servers", "0.1.0", "standard", "loams")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = run(t, env, cli, "doctor", "-o", "json")
+	d = doctorJSON{}
+	if code != 0 || json.Unmarshal([]byte(out), &d) != nil || d.status("installed server") != checkWarn || d.status("server") != checkPass {
+		t.Errorf("current install gone: exit %d\n%s", code, out)
+	}
+
 	// Broken: LOAMS_HOME open to everyone, and the stack's server killed.
 	if err := os.Chmod(loamsHome, 0o777); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
@@ -139,7 +140,7 @@ func loginMethods(ctx context.Context, f *Factory, ep endpoint.Endpoint) error {
 }
 
 // keyFormat is the Loams key format: loams_<key_id>_<secret>.
-var keyFormat = regexp.MustCompile(`^loams_[a-z0-9]{12}_[A-Za-z0-9]{16,128}$`)
+var keyFormat = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^loams_[a-z0-9]{12}_[A-Za-z0-9]{16,128}$`) })
 
 // readKey reads one line from stdin: piped, or typed at a terminal with
 // echo off. The input is never repeated in an error.
@@ -168,7 +169,7 @@ func readKey(f *Factory) (secret.Secret, error) {
 	if line == "" {
 		return secret.Secret{}, errs.New(errs.Usage, "pipe the key on stdin: `loams login --with-api-key < key.txt`", "no API key on stdin")
 	}
-	if !keyFormat.MatchString(line) {
+	if !keyFormat().MatchString(line) {
 		return secret.Secret{}, errs.New(errs.Usage, "an API key looks like loams_<key_id>_<secret> (a 12-character id of a-z0-9, then letters and digits); copy it again from where it was created",
 			"the text on stdin is not a Loams API key (%d characters)", len(line))
 	}

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"loams.dev/cli/internal/errs"
 )
@@ -20,7 +21,7 @@ type Target struct {
 	URL   *url.URL // set otherwise; no trailing slash, no query
 }
 
-var stackName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}$`)
+var stackName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}$`) })
 
 const urlHint = "use https://HOST[:PORT] for a deployment, http://127.0.0.1:PORT for a local server, or local:STACK"
 
@@ -30,8 +31,8 @@ const urlHint = "use https://HOST[:PORT] for a deployment, http://127.0.0.1:PORT
 func ParseTarget(s string) (Target, error) {
 	s = strings.TrimSpace(s)
 	if name, ok := strings.CutPrefix(s, "local:"); ok {
-		if !stackName.MatchString(name) {
-			return Target{}, errs.New(errs.Usage, "stack names match "+stackName.String()+"; `loams stack list` shows them",
+		if !stackName().MatchString(name) {
+			return Target{}, errs.New(errs.Usage, "stack names match "+stackName().String()+"; `loams stack list` shows them",
 				"invalid stack name %q in endpoint %q", name, s).With("endpoint", s)
 		}
 		return Target{Stack: name}, nil

@@ -91,22 +91,30 @@ func (f *front) fromSDK(msg jsonrpc.Message) error {
 }
 
 // finish retires call n and delivers its answer (nil: none is sent).
+//
+// The call stays counted until its answer is delivered: were it removed
+// first, another call finishing at the same moment could find nothing in
+// flight after EOF and end the server before this answer (or the batch
+// it completes) is written.
 func (f *front) finish(n int64, line []byte, outcome string) {
 	f.mu.Lock()
 	c := f.calls[n]
-	if c == nil {
+	if c == nil || c.finishing {
 		f.mu.Unlock()
 		return
 	}
+	c.finishing = true
+	f.mu.Unlock()
+	// Never the arguments: they can hold paths and values the user typed.
+	f.log.Info("request", "method", c.in.method, "tool", c.in.tool, "duration_ms", time.Since(c.started).Milliseconds(), "outcome", outcome)
+	c.slot.deliver(f, line)
+	f.mu.Lock()
 	delete(f.calls, n)
 	if f.inFlight[c.in.key] == n {
 		delete(f.inFlight, c.in.key)
 	}
 	f.settled.Broadcast()
 	f.mu.Unlock()
-	// Never the arguments: they can hold paths and values the user typed.
-	f.log.Info("request", "method", c.in.method, "tool", c.in.tool, "duration_ms", time.Since(c.started).Milliseconds(), "outcome", outcome)
-	c.slot.deliver(f, line)
 	f.checkDone()
 }
 
@@ -186,8 +194,12 @@ func errorLine(id json.RawMessage, e *rpcError) []byte {
 // goInternals finds what a person should never read in an error message:
 // Go type names and decoder chatter from the SDK.
 var (
-	goInternals = regexp.MustCompile(`\bmcp\.[A-Za-z]|jsonrpc2|reflect\.|Go (struct field|value)|unmarshal|<invalid`)
-	goField     = regexp.MustCompile(`Go struct field (?:[\w*]+\.)*(\w+) of type ([\w.\[\]*]+)`)
+	goInternals = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bmcp\.[A-Za-z]|jsonrpc2|reflect\.|Go (struct field|value)|unmarshal|<invalid`)
+	})
+	goField = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`Go struct field (?:[\w*]+\.)*(\w+) of type ([\w.\[\]*]+)`)
+	})
 )
 
 // fromSDKError gives every SDK error a JSON-RPC code (the SDK leaves some
@@ -211,9 +223,9 @@ func fromSDKError(method string, err error) *rpcError {
 			e.code = codeInternal
 		}
 	}
-	if goInternals.MatchString(e.message) {
+	if goInternals().MatchString(e.message) {
 		e.message = fmt.Sprintf("invalid params: %s takes params of the shape the MCP specification gives", clip(method, 100))
-		if m := goField.FindStringSubmatch(err.Error()); m != nil {
+		if m := goField().FindStringSubmatch(err.Error()); m != nil {
 			e.message = fmt.Sprintf("invalid params: %s must be %s", m[1], jsonKind(m[2]))
 		}
 	}

@@ -67,6 +67,7 @@ type call struct {
 	sess      int
 	started   time.Time
 	cancelled bool  // notifications/cancelled: no answer is sent
+	finishing bool  // its answer is being delivered (finish)
 	slot      *slot // where the answer goes
 }
 

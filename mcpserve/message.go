@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -53,7 +54,7 @@ func errorf(code int64, format string, args ...any) *rpcError {
 }
 
 // integerID is a JSON integer: fractions and exponents are not ids.
-var integerID = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+var integerID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`) })
 
 // parseMessage checks one JSON value against JSON-RPC 2.0 and the MCP
 // params rules. On failure in still carries what could be read: the id (nil
@@ -108,7 +109,7 @@ func idKey(id json.RawMessage) (string, *rpcError) {
 		if json.Unmarshal(id, &s) == nil {
 			return "s" + s, nil
 		}
-	case integerID.Match(id):
+	case integerID().Match(id):
 		return "n" + string(id), nil
 	}
 	return "", errorf(codeInvalidRequest, "invalid request: an id must be a string or a whole number, not %s", clip(string(id), 40))

@@ -12,7 +12,7 @@ type jsonschemaSchema = jsonschema.Schema
 // stackNameSchema bounds a stack-name property by the name rule.
 func stackNameSchema(sc *jsonschema.Schema, prop string) {
 	p := sc.Properties[prop]
-	p.Pattern = config.StackName.String()
+	p.Pattern = config.StackName().String()
 	p.MaxLength = intPtr(31)
 }
 

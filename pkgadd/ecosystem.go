@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"loams.dev/cli/internal/errs"
 	projectdir "loams.dev/cli/project" // the test helper is called project
@@ -71,8 +72,8 @@ type Found struct {
 	Marker string
 }
 
-var toolUV = regexp.MustCompile(`(?m)^\s*\[\s*tool\.uv[\].]`)
-var toolPoetry = regexp.MustCompile(`(?m)^\s*\[\s*tool\.poetry[\].]`)
+var toolUV = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*tool\.uv[\].]`) })
+var toolPoetry = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*tool\.poetry[\].]`) })
 
 // Detect lists, one per language, the managers the project in dir uses. A
 // requirements.txt with nothing better is reported through pipOnly. A
@@ -136,7 +137,7 @@ func detectHere(dir string) (found []Found, pipOnly bool) {
 		// any standard [project] table ([tool.uv] or not).
 		b, _ := os.ReadFile(filepath.Join(dir, "pyproject.toml"))
 		name := "uv"
-		if toolPoetry.Match(b) && !toolUV.Match(b) {
+		if toolPoetry().Match(b) && !toolUV().Match(b) {
 			name = "poetry"
 		}
 		m, _ := ManagerNamed(name)

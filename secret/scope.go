@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"sync"
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
@@ -61,7 +62,7 @@ func OpenProfiles(ctx context.Context, mode string, h home.Home, notice func(str
 
 // profileName is what a profile key may be filed under: a profile name
 // becomes a path below $LOAMS_HOME/profiles/, so no separators or dots.
-var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`)
+var profileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`) })
 
 // profileStore refuses names that are not plain profile names before
 // they reach a path or a keyring account.
@@ -72,7 +73,7 @@ type profileStore struct {
 }
 
 func checkProfile(name string) error {
-	if !profileName.MatchString(name) {
+	if !profileName().MatchString(name) {
 		return errs.New(errs.Usage, "profile names that hold keys use letters, digits, - and _ (e.g. staging)",
 			"cannot store a key for profile %q", name).With("profile", name)
 	}

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -176,9 +177,9 @@ func ProbeEnv(env []string) []string {
 }
 
 var (
-	flagPattern    = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
-	defaultPattern = regexp.MustCompile(`\[default: ([^\]]+)\]`)
-	optionLine     = regexp.MustCompile(`^\s+(-[a-zA-Z], )?--[a-z]`)
+	flagPattern    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z0-9-]*`) })
+	defaultPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[default: ([^\]]+)\]`) })
+	optionLine     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(-[a-zA-Z], )?--[a-z]`) })
 )
 
 // ParseHelp reads clap's `dev --help`: every flag it names, and for each
@@ -188,11 +189,11 @@ func ParseHelp(help string) (flags map[string]bool, defaults map[string]string, 
 	flags, defaults, values = map[string]bool{}, map[string]string{}, map[string]bool{}
 	current := ""
 	for _, line := range strings.Split(help, "\n") {
-		if optionLine.MatchString(line) {
+		if optionLine().MatchString(line) {
 			current = ""
 			fields := strings.Fields(strings.TrimSpace(line))
 			for _, f := range fields {
-				if name := flagPattern.FindString(f); name != "" && strings.HasPrefix(f, "--") {
+				if name := flagPattern().FindString(f); name != "" && strings.HasPrefix(f, "--") {
 					current = name
 					break
 				}
@@ -203,10 +204,10 @@ func ParseHelp(help string) (flags map[string]bool, defaults map[string]string, 
 		} else if strings.TrimSpace(line) == "" || !strings.HasPrefix(line, " ") {
 			current = ""
 		}
-		for _, f := range flagPattern.FindAllString(line, -1) {
+		for _, f := range flagPattern().FindAllString(line, -1) {
 			flags[f] = true
 		}
-		if m := defaultPattern.FindStringSubmatch(line); m != nil && current != "" {
+		if m := defaultPattern().FindStringSubmatch(line); m != nil && current != "" {
 			defaults[current] = strings.TrimSpace(m[1])
 		}
 	}

@@ -4,16 +4,17 @@ import (
 	"cmp"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // Version is a release number; pre-release and build suffixes are ignored.
 type Version struct{ Major, Minor, Patch int }
 
-var versionPattern = regexp.MustCompile(`v?(\d+)\.(\d+)\.(\d+)`)
+var versionPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`v?(\d+)\.(\d+)\.(\d+)`) })
 
 // ParseVersion finds the first X.Y.Z in s ("loams 0.0.1", "v1.2.3").
 func ParseVersion(s string) (Version, bool) {
-	m := versionPattern.FindStringSubmatch(s)
+	m := versionPattern().FindStringSubmatch(s)
 	if m == nil {
 		return Version{}, false
 	}

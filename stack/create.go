@@ -34,7 +34,7 @@ type CreateOptions struct {
 // stacks/ directory: two creates of one name cannot both succeed (each
 // would write a key), and parallel creates cannot pick the same ports.
 func (sv *Supervisor) Create(ctx context.Context, o CreateOptions) (*Description, error) {
-	if !config.StackName.MatchString(o.Name) {
+	if !config.StackName().MatchString(o.Name) {
 		return nil, nameError(o.Name)
 	}
 	if err := sv.Home.Ensure(); err != nil {

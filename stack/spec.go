@@ -59,7 +59,7 @@ func specPath(h home.Home, name string) string { return filepath.Join(h.Stack(na
 
 // Load reads a stack's stack.toml.
 func Load(h home.Home, name string) (*Spec, error) {
-	if !config.StackName.MatchString(name) {
+	if !config.StackName().MatchString(name) {
 		return nil, nameError(name)
 	}
 	path := specPath(h, name)

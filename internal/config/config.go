@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
@@ -25,8 +26,8 @@ const DefaultProfile = "default"
 // Keys are the settings `configure` accepts, with their validators.
 var Keys = map[string]func(string) error{
 	"default_stack": func(v string) error {
-		if v != "" && !StackName.MatchString(v) {
-			return fmt.Errorf("stack names match %s", StackName)
+		if v != "" && !StackName().MatchString(v) {
+			return fmt.Errorf("stack names match %s", StackName())
 		}
 		return nil
 	},
@@ -39,7 +40,7 @@ var Keys = map[string]func(string) error{
 }
 
 // StackName is the shape of a stack name.
-var StackName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}$`)
+var StackName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}$`) })
 
 // KeyNames lists Keys sorted.
 func KeyNames() []string {
@@ -218,14 +219,14 @@ func (f *File) reparse() error {
 	return f.parse(strings.Join(f.lines, ""))
 }
 
-var tableHeader = regexp.MustCompile(`^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`)
+var tableHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`) })
 
 // table finds the lines of [profile.NAME]: the header index and the index
 // after its last line; -1 when absent.
 func (f *File) table(profile string) (start, end int) {
 	start = -1
 	for i, l := range f.lines {
-		m := tableHeader.FindStringSubmatch(strings.TrimRight(l, "\r\n"))
+		m := tableHeader().FindStringSubmatch(strings.TrimRight(l, "\r\n"))
 		if m == nil {
 			continue
 		}

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"loams.dev/cli/endpoint"
 )
@@ -20,11 +21,11 @@ func validEndpoint(v string) error {
 
 // namespaceName is what the server accepts as a namespace name; it travels
 // in a header, so nothing that could break one gets through.
-var namespaceName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`)
+var namespaceName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$`) })
 
 func validNamespace(v string) error {
-	if v != "" && !namespaceName.MatchString(v) {
-		return fmt.Errorf("a name matching %s", namespaceName)
+	if v != "" && !namespaceName().MatchString(v) {
+		return fmt.Errorf("a name matching %s", namespaceName())
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ const Placeholder = "<redacted>"
 // of that shape is hidden even when this process never read it: a server
 // prints its key to its log, and `stack logs` has no reason to open the
 // keyring just to know what to hide.
-var loamsKey = regexp.MustCompile(`loams_[a-z0-9]{12}_[A-Za-z0-9]{32}`)
+var loamsKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`loams_[a-z0-9]{12}_[A-Za-z0-9]{32}`) })
 
 // minLen keeps short values out of the registry: redacting "dev" or "1"
 // would mangle every message without protecting anything.
@@ -80,7 +80,7 @@ func String(s string) string {
 		s = r.Replace(s)
 	}
 	if strings.Contains(s, "loams_") {
-		s = loamsKey.ReplaceAllLiteralString(s, Placeholder)
+		s = loamsKey().ReplaceAllLiteralString(s, Placeholder)
 	}
 	return s
 }
@@ -98,7 +98,7 @@ func Bytes(b []byte) []byte {
 		}
 	}
 	if bytes.Contains(b, []byte("loams_")) {
-		b = loamsKey.ReplaceAllLiteral(b, []byte(Placeholder))
+		b = loamsKey().ReplaceAllLiteral(b, []byte(Placeholder))
 	}
 	return b
 }

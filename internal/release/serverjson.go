@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -24,7 +25,7 @@ const SchemaURL = "https://static.modelcontextprotocol.io/schemas/2025-12-11/ser
 // DownloadBase is where the release's assets are served.
 const DownloadBase = "https://github.com/ostrium-labs/loams/releases/download"
 
-var bundleRE = regexp.MustCompile(`^loams_(.+)_([a-z0-9]+)_([a-z0-9]+)\.mcpb$`)
+var bundleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^loams_(.+)_([a-z0-9]+)_([a-z0-9]+)\.mcpb$`) })
 
 // ServerJSON describes the release for the registry: the repository's
 // server.json (meta: name, title, description, links) with the release's
@@ -42,7 +43,7 @@ func ServerJSON(meta []byte, dir, version string) ([]byte, error) {
 	slices.Sort(names)
 	var packages []map[string]any
 	for _, path := range names {
-		m := bundleRE.FindStringSubmatch(filepath.Base(path))
+		m := bundleRE().FindStringSubmatch(filepath.Base(path))
 		if m == nil || m[1] != version {
 			continue
 		}
