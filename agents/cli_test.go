@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"loams.dev/cli/internal/testbin"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,7 +36,7 @@ esac
 
 func writeFake(t *testing.T, dir, name, script string) {
 	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755); err != nil {
+	if err := testbin.WriteExecutable(filepath.Join(dir, name), []byte(script)); err != nil {
 		t.Fatal(err)
 	}
 }

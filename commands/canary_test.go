@@ -41,7 +41,7 @@ func TestCanaryNeverLeaks(t *testing.T) {
 		}
 	}
 	_ = os.WriteFile(filepath.Join(project, "package.json"), []byte(`{"name":"app"}`), 0o644)
-	_ = os.WriteFile(filepath.Join(bin, "npm"), []byte("#!/bin/sh\necho \"npm $*\"\n"), 0o755)
+	_ = testbin.WriteExecutable(filepath.Join(bin, "npm"), []byte("#!/bin/sh\necho \"npm $*\"\n"))
 	env := append(os.Environ(), "LOAMS_HOME="+h.Dir, "LOAMS_SECRETS=file", "HOME="+filepath.Join(root, "home"),
 		"CI=true", "CLAUDE_PROJECT_DIR="+project, "PATH="+bin+":"+os.Getenv("PATH"),
 		"LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))

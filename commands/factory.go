@@ -21,6 +21,10 @@ type Factory struct {
 	// configs name it); tests may point it elsewhere.
 	Executable func() (string, error)
 
+	// signalsReady is closed once Main has installed the signal handlers
+	// (nil in tests: nothing to wait for).
+	signalsReady <-chan struct{}
+
 	// Globals is filled in by the root command from flags, environment and profile.
 	Globals Globals
 

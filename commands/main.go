@@ -27,8 +27,13 @@ func Main() int {
 	defer cancel()
 	interrupted := make(chan struct{})
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// Off the critical path: registering starts the runtime's signal loop.
+	// `mcp serve` answers nothing before it is done (Factory.signalsReady).
+	ready := make(chan struct{})
+	f.signalsReady = ready
 	go func() {
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		close(ready)
 		<-sigs
 		close(interrupted)
 		cancel()

@@ -96,7 +96,7 @@ func TestTemporaryBinaryRefusedByCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(tmpBin, b, 0o755)
+	testbin.WriteExecutable(tmpBin, b)
 	home := t.TempDir()
 	env := cliEnv(t, "HOME="+home, "PATH=/usr/bin:/bin")
 	run := func(args ...string) (string, int) {

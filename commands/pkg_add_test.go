@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"loams.dev/cli/internal/testbin"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,7 +59,7 @@ func TestPkgAddRunsNpm(t *testing.T) {
 	t.Parallel()
 	bin := t.TempDir()
 	log := filepath.Join(bin, "argv")
-	os.WriteFile(filepath.Join(bin, "npm"), []byte("#!/bin/sh\nprintf '%s\\n' \"$PWD\" \"$@\" > "+log+"\necho added 2 packages\n"), 0o755)
+	testbin.WriteExecutable(filepath.Join(bin, "npm"), []byte("#!/bin/sh\nprintf '%s\\n' \"$PWD\" \"$@\" > "+log+"\necho added 2 packages\n"))
 	dir := pkgProject(t, "package.json")
 	r := runLoams(t, map[string]string{"PATH": bin}, false, "-o", "json", "pkg", "add", "sdk", "left-pad", "--dev", "--project-dir", dir)
 	if r.code != 0 {
@@ -83,7 +84,7 @@ func TestPkgAddRunsNpm(t *testing.T) {
 func TestPkgAddFailingManager(t *testing.T) {
 	t.Parallel()
 	bin := t.TempDir()
-	os.WriteFile(filepath.Join(bin, "cargo"), []byte("#!/bin/sh\necho 'error: no such crate' >&2\nexit 101\n"), 0o755)
+	testbin.WriteExecutable(filepath.Join(bin, "cargo"), []byte("#!/bin/sh\necho 'error: no such crate' >&2\nexit 101\n"))
 	r := runLoams(t, map[string]string{"PATH": bin}, false, "-o", "json", "pkg", "add", "sdk", "--project-dir", pkgProject(t, "Cargo.toml"))
 	if r.code != 7 || r.stdout != "" || !strings.Contains(r.stderr, "no such crate") || !strings.Contains(r.stderr, `"exit_code": 101`) {
 		t.Fatalf("exit %d stdout %q stderr %s", r.code, r.stdout, r.stderr)

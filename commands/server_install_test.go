@@ -77,7 +77,7 @@ func TestServerInstallCLI(t *testing.T) {
 
 	// --from FILE: a binary the user has; its version is its own.
 	bin := filepath.Join(t.TempDir(), "loams")
-	if err := os.WriteFile(bin, testrelease.StandIn(t, "0.4.1"), 0o755); err != nil {
+	if err := testbin.WriteExecutable(bin, testrelease.StandIn(t, "0.4.1")); err != nil {
 		t.Fatal(err)
 	}
 	if out, errOut, code := run(t, env, cli, "server", "install", "--from", bin, "-o", "json"); code != 0 || !strings.Contains(out, `"version": "0.4.1"`) {
@@ -137,7 +137,7 @@ func TestRestartUpgrade(t *testing.T) {
 	}
 	defer run(t, env, cli, "stack", "stop", "--name", "dev", "--grace", "2s")
 	bin := filepath.Join(t.TempDir(), "loams")
-	if err := os.WriteFile(bin, testrelease.StandIn(t, "0.4.1"), 0o755); err != nil {
+	if err := testbin.WriteExecutable(bin, testrelease.StandIn(t, "0.4.1")); err != nil {
 		t.Fatal(err)
 	}
 	if _, errOut, code := run(t, env, cli, "server", "install", "--from", bin); code != 0 {

@@ -71,7 +71,7 @@ func TestServerBehindTheCLIOnPath(t *testing.T) {
 	cliDir, copyDir, srvDir := t.TempDir(), t.TempDir(), t.TempDir()
 	self := linkAs(t, cli, filepath.Join(cliDir, "loams"))
 	data, _ := os.ReadFile(cli)
-	if err := os.WriteFile(filepath.Join(copyDir, "loams"), data, 0o755); err != nil {
+	if err := testbin.WriteExecutable(filepath.Join(copyDir, "loams"), data); err != nil {
 		t.Fatal(err)
 	}
 	srv := linkAs(t, testbin.Build(t, "./internal/testserver"), filepath.Join(srvDir, "loams"))
@@ -119,7 +119,7 @@ func TestServerBinaryIsTheCLI(t *testing.T) {
 	dir := t.TempDir()
 	count := filepath.Join(dir, "starts")
 	wrapper := filepath.Join(dir, "loams-wrapper")
-	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\necho x >> "+count+"\nexec "+cli+" \"$@\"\n"), 0o755); err != nil {
+	if err := testbin.WriteExecutable(wrapper, []byte("#!/bin/sh\necho x >> "+count+"\nexec "+cli+" \"$@\"\n")); err != nil {
 		t.Fatal(err)
 	}
 	starts := func() int { data, _ := os.ReadFile(count); return strings.Count(string(data), "\n") }

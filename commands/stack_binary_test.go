@@ -82,7 +82,7 @@ func TestStartKilledMidway(t *testing.T) {
 	t.Parallel()
 	wrapper := filepath.Join(t.TempDir(), "loams-server")
 	script := "#!/bin/sh\nexport TESTSERVER_READY_DELAY=1500ms\nexec " + testbin.Build(t, "./internal/testserver") + " \"$@\"\n"
-	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+	if err := testbin.WriteExecutable(wrapper, []byte(script)); err != nil {
 		t.Fatal(err)
 	}
 	env := cliEnv(t, "LOAMS_SERVER_BINARY="+wrapper)

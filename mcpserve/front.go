@@ -52,6 +52,9 @@ type front struct {
 	// prepared.go); nil means the SDK answers.
 	prepared func(*inbound) []byte
 	settled  *sync.Cond // broadcast whenever a call is answered (prepared.go waits on it)
+	// signalsReady is closed once signal handlers are installed (off the
+	// start's critical path, in commands.Main); nil: nothing to wait for.
+	signalsReady <-chan struct{}
 }
 
 func (f *front) answerPrepared(in *inbound) []byte {

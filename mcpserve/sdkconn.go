@@ -47,6 +47,9 @@ func (s *sdkConn) SessionID() string { return "" }
 func (f *front) writeLine(data []byte) error {
 	f.writeMu.Lock()
 	defer f.writeMu.Unlock()
+	if f.signalsReady != nil {
+		<-f.signalsReady
+	}
 	if f.brokenOut {
 		return io.ErrClosedPipe
 	}

@@ -34,6 +34,10 @@ type Options struct {
 	Now        func() time.Time
 	Build      buildinfo.Info
 	Stderr     io.Writer
+	// SignalsReady, when set, is closed once the process's signal handlers
+	// are installed; the first answer waits for it, so a client that has
+	// an answer can rely on SIGTERM ending the server cleanly.
+	SignalsReady <-chan struct{}
 
 	extraTools []tool // test-only tools, set by this package's tests
 }
@@ -145,6 +149,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.log.Info("mcp serve start", "version", s.opts.Build.Version, "home", s.opts.Home.Dir)
 	f := newFront(out, s.log)
 	f.prepared = s.preparedToolsList
+	f.signalsReady = s.opts.SignalsReady
 	srv := s.mcpServer()
 	var ended sync.WaitGroup
 	for _, sess := range f.sess {

@@ -131,7 +131,7 @@ func TestAddPackageTool(t *testing.T) {
 	bin := t.TempDir()
 	record := filepath.Join(t.TempDir(), "argv")
 	fake := "#!/bin/sh\necho \"$@\" > " + record + "\necho added 1 package\n"
-	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte(fake), 0o755); err != nil {
+	if err := testbin.WriteExecutable(filepath.Join(bin, "npm"), []byte(fake)); err != nil {
 		t.Fatal(err)
 	}
 	a := newAgent(t, "PATH="+bin+":"+os.Getenv("PATH"))

@@ -2,6 +2,7 @@ package pkgadd
 
 import (
 	"context"
+	"loams.dev/cli/internal/testbin"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,7 +20,7 @@ func fakeBin(t *testing.T, body string, names ...string) string {
 	dir := t.TempDir()
 	for _, n := range names {
 		script := "#!/bin/sh\nPATH=/usr/bin:/bin\nprintf '%s\\n' \"$PWD\" \"$@\" > \"" + filepath.Join(dir, n+".argv") + "\"\n" + body + "\n"
-		if err := os.WriteFile(filepath.Join(dir, n), []byte(script), 0o755); err != nil {
+		if err := testbin.WriteExecutable(filepath.Join(dir, n), []byte(script)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -29,7 +29,7 @@ func place(t *testing.T, target, path string) string {
 	}
 	if err := os.Link(target, path); err != nil {
 		data, rerr := os.ReadFile(target)
-		if rerr != nil || os.WriteFile(path, data, 0o755) != nil {
+		if rerr != nil || testbin.WriteExecutable(path, data) != nil {
 			t.Fatal(err)
 		}
 	}
@@ -52,7 +52,7 @@ func script(t *testing.T, path, body string) string {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+	if err := testbin.WriteExecutable(path, []byte("#!/bin/sh\n"+body+"\n")); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"context"
 	"encoding/json"
+	"loams.dev/cli/internal/testbin"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,7 +147,7 @@ func TestInstallFromFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "server")
-	if err := os.WriteFile(bin, testrelease.StandIn(t, "0.4.1"), 0o755); err != nil {
+	if err := testbin.WriteExecutable(bin, testrelease.StandIn(t, "0.4.1")); err != nil {
 		t.Fatal(err)
 	}
 	archive := filepath.Join(dir, "loams.tar.xz")

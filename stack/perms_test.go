@@ -4,6 +4,7 @@ package stack_test
 
 import (
 	"fmt"
+	"loams.dev/cli/internal/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,7 +41,7 @@ func TestUnsafePermissionsRefused(t *testing.T) {
 	spec := filepath.Join(dir, "stack.toml")
 	marker := filepath.Join(t.TempDir(), "ran")
 	evil := filepath.Join(t.TempDir(), "evil")
-	if err := os.WriteFile(evil, []byte("#!/bin/sh\nenv > "+marker+"\n"), 0o755); err != nil {
+	if err := testbin.WriteExecutable(evil, []byte("#!/bin/sh\nenv > "+marker+"\n")); err != nil {
 		t.Fatal(err)
 	}
 	body, _ := os.ReadFile(spec)

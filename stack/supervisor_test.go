@@ -52,7 +52,7 @@ func newFixture(t testing.TB, env ...string) *fixture {
 	if len(env) > 0 { // a wrapper script bakes the knobs in, since tests share one process environment
 		wrapper := filepath.Join(t.TempDir(), "loams-server")
 		script := "#!/bin/sh\nexport " + strings.Join(env, " ") + "\nexec " + bin + " \"$@\"\n"
-		if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		if err := testbin.WriteExecutable(wrapper, []byte(script)); err != nil {
 			t.Fatal(err)
 		}
 		bin = wrapper
