@@ -62,23 +62,7 @@ func (f *Factory) localStacks() ([]endpoint.LocalStack, error) {
 // ProfileKeys opens the store of profile keys (same backend rules as the
 // stacks' keys: secrets setting, LOAMS_SECRETS).
 func (f *Factory) ProfileKeys(ctx context.Context) (secret.Store, error) {
-	h, err := f.Home()
-	if err != nil {
-		return nil, err
-	}
-	p, err := f.Profile()
-	if err != nil {
-		return nil, err
-	}
-	mode, err := secret.ResolveMode(p.Secrets, f.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	var notice func(string)
-	if !f.JSON() {
-		notice = func(s string) { f.Notice("%s", s) }
-	}
-	return secret.OpenProfiles(ctx, mode, h, notice)
+	return f.openStore(ctx, secret.OpenProfiles)
 }
 
 // endpointKey is the key requests to ep carry: the profile's stored key

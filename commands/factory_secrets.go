@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 
+	"loams.dev/cli/internal/home"
 	"loams.dev/cli/secret"
 )
 
@@ -11,6 +12,12 @@ import (
 // keyring that does not answer means the file store, said once on stderr
 // in table mode.
 func (f *Factory) SecretStore(ctx context.Context) (secret.Store, error) {
+	return f.openStore(ctx, secret.Open)
+}
+
+// openStore resolves the backend the profile asks for and opens a store of
+// stack or profile keys with it.
+func (f *Factory) openStore(ctx context.Context, open func(context.Context, string, home.Home, func(string)) (secret.Store, error)) (secret.Store, error) {
 	h, err := f.Home()
 	if err != nil {
 		return nil, err
@@ -25,9 +32,10 @@ func (f *Factory) SecretStore(ctx context.Context) (secret.Store, error) {
 	}
 	var notice func(string)
 	if !f.JSON() {
-		// Every step that touches a key opens the store (init: three);
-		// the fallback is worth saying once per process.
+		// Every step that touches a key opens a store (init: three, and a
+		// profile's key is a second store); the fallback is worth saying
+		// once per process.
 		notice = func(s string) { f.keyringNote.Do(func() { f.Notice("%s", s) }) }
 	}
-	return secret.Open(ctx, mode, h, notice)
+	return open(ctx, mode, h, notice)
 }
