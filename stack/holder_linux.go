@@ -66,3 +66,42 @@ func commandOf(proc string) string {
 	b, _ := os.ReadFile(filepath.Join(proc, "comm"))
 	return strings.TrimSpace(string(b))
 }
+
+// listensOn reports whether process pid holds a listening socket on port.
+// known is false when /proc cannot tell (the socket is in another network
+// namespace, or the process's fds are hidden from us).
+func listensOn(pid, port int) (yes, known bool) {
+	inodes := map[string]bool{}
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		listeningInodes(f, port, inodes)
+	}
+	if len(inodes) == 0 {
+		return false, false
+	}
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "fd")
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		// A process that has exited (or is a zombie waiting to be reaped)
+		// holds nothing; only fds hidden from us leave the answer open.
+		return false, gone(pid)
+	}
+	for _, fd := range fds {
+		link, err := os.Readlink(filepath.Join(dir, fd.Name()))
+		if err == nil && inodes[strings.TrimSuffix(strings.TrimPrefix(link, "socket:["), "]")] {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// gone reports whether pid has exited: no /proc entry, or a zombie.
+func gone(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return os.IsNotExist(err)
+	}
+	// The state follows the command, which is in parentheses and may hold
+	// spaces: "pid (comm) S ...".
+	i := strings.LastIndexByte(string(b), ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] == 'Z'
+}

@@ -30,3 +30,7 @@ func holderOf(port int) holder {
 	}
 	return h
 }
+
+// listensOn cannot ask the OS cheaply here: the readiness probe's answer
+// stands on its own.
+func listensOn(pid, port int) (yes, known bool) { return false, false }

@@ -168,7 +168,7 @@ func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited
 	tick := time.NewTicker(readyPoll)
 	defer tick.Stop()
 	for {
-		if s.ready() {
+		if s.ready() && s.servedBy(p.PID) {
 			return s.describe(Running, p), nil
 		}
 		if exited == nil && !p.ours() {
@@ -192,6 +192,17 @@ func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited
 		case <-tick.C:
 		}
 	}
+}
+
+// servedBy reports whether the native port that answered /ready is held by
+// the server we started. Between loams finding a port free and the server
+// binding it, another process (a second LOAMS_HOME's stack, a test run next
+// door) can take it: its /ready must not pass for ours, or a server that
+// exited on "address in use" is reported running. Where the OS cannot tell,
+// the answer of /ready stands.
+func (s *Spec) servedBy(pid int) bool {
+	yes, known := listensOn(pid, s.Ports["native"])
+	return yes || !known
 }
 
 func (sv *Supervisor) crashError(s *Spec, code int) error {
