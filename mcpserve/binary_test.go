@@ -19,7 +19,14 @@ import (
 )
 
 // TestMain fails the run when a process a test started outlives it.
-func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
+func TestMain(m *testing.M) {
+	// Every `loams mcp serve` these tests start has a LOAMS_HOME of its own,
+	// so nothing stops two of them (or another package's tests) reaching for
+	// the same free ports at once: the tests' builds start each process's
+	// stacks at its own block from 26000 (stack/seam_loamstest.go).
+	os.Setenv("LOAMS_TEST_PORT_BASE", "26000")
+	os.Exit(testbin.Main(m))
+}
 
 // serverEnv is a throwaway LOAMS_HOME with the file secret store, so no
 // test touches the developer's keyring or stacks.

@@ -45,6 +45,7 @@ func listenersOf(engines []string) []Listener {
 func (sv *Supervisor) allocatePorts(engines []string, base int, first bool) (map[string]int, error) {
 	taken := recordedPorts(sv.Home)
 	ls := listenersOf(engines)
+	var defaultBusy *Listener // the documented port that was taken, for the notice
 	// try returns the ports, or the first listener that cannot have its port.
 	try := func(port func(Listener) int) (map[string]int, *Listener) {
 		out := map[string]int{}
@@ -64,15 +65,19 @@ func (sv *Supervisor) allocatePorts(engines []string, base int, first bool) (map
 		}
 		return nil, sv.baseTaken(base, *l, taken[base+l.Offset])
 	}
-	ports, busy := try(func(l Listener) int { return l.Port })
-	if busy == nil {
+	start := firstBase
+	if tb := testPortBase(); tb > 0 {
+		start, first = tb, false
+	} else if ports, busy := try(func(l Listener) int { return l.Port }); busy == nil {
 		return ports, nil
+	} else {
+		defaultBusy = busy
 	}
-	for b := firstBase; b <= lastBase; b += baseStep {
+	for b := start; b <= lastBase; b += baseStep {
 		if ports, l := try(func(l Listener) int { return b + l.Offset }); l == nil {
 			if first { // say once why the first stack is not on the documented ports
 				sv.notify("port %d (%s) is in use, so stack ports start at %d instead (e.g. %s on %d)",
-					busy.Port, engineOf(busy.Key), b, engineOf(ls[0].Key), ports[ls[0].Key])
+					defaultBusy.Port, engineOf(defaultBusy.Key), b, engineOf(ls[0].Key), ports[ls[0].Key])
 			}
 			return ports, nil
 		}
