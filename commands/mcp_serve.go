@@ -88,6 +88,9 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 	}
 	defer closeFn()
 	if f.IO.StdinTTY {
+		// A person reads this line as "ready": a Ctrl-C after it must find
+		// the SIGINT handler installed, or it would exit 0 instead of 130.
+		<-ready
 		fmt.Fprintln(f.IO.ErrOut, ttyGreeting)
 	}
 	if err := srv.Serve(ctx, f.IO.In, f.IO.Out); err != nil {
