@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -100,8 +101,11 @@ func typeTab(t *testing.T, tmux, dir, shellCmd, typed, want string) string {
 	t.Helper()
 	// A socket per call: a server being killed must not meet the next one.
 	sock := filepath.Join(dir, "tmux-"+strings.ReplaceAll(typed, " ", "-")+".sock")
+	// env -i keeps the shell's environment bare, but the leak check of
+	// testbin.Main finds our processes by LOAMS_TEST_RUN: pass it on.
 	env := "env -i PATH=" + filepath.Join(dir, "bin") + ":/usr/local/bin:/usr/bin:/bin HOME=" + dir +
-		" TERM=xterm LOAMS_HOME=" + filepath.Join(dir, "loams-home") + " "
+		" TERM=xterm LOAMS_HOME=" + filepath.Join(dir, "loams-home") +
+		" LOAMS_TEST_RUN=" + os.Getenv("LOAMS_TEST_RUN") + " "
 	run := func(args ...string) (string, error) {
 		out, err := exec.Command(tmux, append([]string{"-S", sock, "-f", "/dev/null"}, args...)...).CombinedOutput()
 		return string(out), err
@@ -109,7 +113,17 @@ func typeTab(t *testing.T, tmux, dir, shellCmd, typed, want string) string {
 	if out, err := run("new-session", "-d", "-x", "160", "-y", "40", env+shellCmd); err != nil {
 		t.Fatalf("tmux: %v %s", err, out)
 	}
-	defer run("kill-server")
+	// kill-server hangs up the pane, which an interactive fish can outlive:
+	// kill the shell itself too.
+	pane, _ := run("display-message", "-p", "#{pane_pid}")
+	defer func() {
+		run("kill-server")
+		if pid, err := strconv.Atoi(strings.TrimSpace(pane)); err == nil {
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
+		}
+	}()
 	screen := func() string { s, _ := run("capture-pane", "-p"); return s }
 	waitFor := func(what func(string) bool) string {
 		deadline := time.Now().Add(10 * time.Second)
