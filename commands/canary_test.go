@@ -66,35 +66,7 @@ func TestCanaryNeverLeaks(t *testing.T) {
 	defer run("", "stack", "stop", "--name", "dev", "--grace", "2s")
 
 	// Every MCP tool, with no arguments, plausible ones and wrong types.
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
-	cmd.Env, cmd.Dir = env, project
-	var serveErr bytes.Buffer
-	cmd.Stderr = &serveErr
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "canary", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tools, err := session.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls := 0
-	for _, tool := range tools.Tools {
-		for _, args := range argumentSets(tool.InputSchema) {
-			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool.Name, Arguments: args})
-			if err != nil {
-				seen.WriteString(err.Error())
-				continue
-			}
-			data, _ := json.Marshal(res)
-			seen.Write(data)
-			calls++
-		}
-	}
-	session.Close()
-	seen.WriteString(serveErr.String())
+	calls, nTools := callEveryTool(t, env, project, &seen)
 
 	// Every leaf command with --output json, without and with plausible flags.
 	ios, _, _, _ := iostreams.Test()
@@ -126,10 +98,10 @@ func TestCanaryNeverLeaks(t *testing.T) {
 		i := strings.Index(seen.String(), canary[len(canary)-20:])
 		t.Fatalf("the canary key leaked:\n…%s…", seen.String()[max(0, i-300):min(len(seen.String()), i+100)])
 	}
-	if calls < 3*len(tools.Tools) || commands < 20 {
-		t.Fatalf("too little covered: %d tool calls over %d tools, %d commands", calls, len(tools.Tools), commands)
+	if calls < 3*nTools || commands < 20 {
+		t.Fatalf("too little covered: %d tool calls over %d tools, %d commands", calls, nTools, commands)
 	}
-	t.Logf("scanned %d tool calls over %d tools and %d commands (x2), %d bytes", calls, len(tools.Tools), commands, seen.Len())
+	t.Logf("scanned %d tool calls over %d tools and %d commands (x2), %d bytes", calls, nTools, commands, seen.Len())
 }
 
 // argumentSets derives calls from a tool's input schema: empty, every
@@ -212,4 +184,40 @@ func plausibleFlags(c *cli.Command) []string {
 		}
 	}
 	return args
+}
+
+// callEveryTool runs `loams mcp serve` in dir and calls every tool it lists
+// with each of argumentSets, writing every result, error and the server's
+// stderr to seen; it returns how many calls got a result, and of how many tools.
+func callEveryTool(t *testing.T, env []string, dir string, seen *strings.Builder) (calls, nTools int) {
+	t.Helper()
+	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
+	cmd.Env, cmd.Dir = env, dir
+	var serveErr bytes.Buffer
+	cmd.Stderr = &serveErr
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "canary", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		for _, args := range argumentSets(tool.InputSchema) {
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool.Name, Arguments: args})
+			if err != nil {
+				seen.WriteString(err.Error())
+				continue
+			}
+			data, _ := json.Marshal(res)
+			seen.Write(data)
+			calls++
+		}
+	}
+	session.Close()
+	seen.WriteString(serveErr.String())
+	return calls, len(tools.Tools)
 }
