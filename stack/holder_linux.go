@@ -7,12 +7,25 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
+
+// procShowsUs reports whether /proc numbers processes as we do. Inside a
+// PID namespace that did not mount its own /proc (unshare -p without
+// --mount-proc, some sandboxes), /proc/<our child's pid> is another
+// process or none, and every answer read from it would be wrong.
+var procShowsUs = sync.OnceValue(func() bool {
+	self, err := os.Readlink("/proc/self")
+	return err == nil && self == strconv.Itoa(os.Getpid())
+})
 
 // holderOf finds the listener of a TCP port from /proc/net/tcp{,6} (the
 // socket's inode) and /proc/*/fd (who has that socket open). Processes of
 // other users hide their fds from non-root callers.
 func holderOf(port int) holder {
+	if !procShowsUs() {
+		return holder{Unknown: "this /proc belongs to another PID namespace, so its process numbers are not ours"}
+	}
 	inodes := map[string]bool{}
 	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
 		listeningInodes(f, port, inodes)
@@ -71,6 +84,9 @@ func commandOf(proc string) string {
 // known is false when /proc cannot tell (the socket is in another network
 // namespace, or the process's fds are hidden from us).
 func listensOn(pid, port int) (yes, known bool) {
+	if !procShowsUs() {
+		return false, false
+	}
 	inodes := map[string]bool{}
 	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
 		listeningInodes(f, port, inodes)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -24,6 +25,9 @@ import (
 // server was already gone.
 func TestReadyFromAnotherProcessIsNotOurs(t *testing.T) {
 	t.Parallel()
+	if self, _ := os.Readlink("/proc/self"); self != strconv.Itoa(os.Getpid()) {
+		t.Skip("this /proc belongs to another PID namespace: loams cannot tell who holds a port here, and trusts /ready")
+	}
 	f := newFixture(t)
 	dir := t.TempDir()
 	started := filepath.Join(dir, "started")
