@@ -60,10 +60,11 @@ type Entry struct {
 	URL     string   `json:"url,omitempty"`
 }
 
-// Entries are what install writes: loams itself, and the stack's own HTTP
-// MCP endpoint when it has one and the host runs HTTP servers.
-func (a Agent) Entries(executable, stack, mcpURL string) []Entry {
-	out := []Entry{{Name: "loams", Command: []string{executable, "mcp", "serve"}}}
+// Entries are what install writes: loams itself (serveArgs after `mcp
+// serve`, such as --profile staging), and the stack's own HTTP MCP endpoint
+// when it has one and the host runs HTTP servers.
+func (a Agent) Entries(executable string, serveArgs []string, stack, mcpURL string) []Entry {
+	out := []Entry{{Name: "loams", Command: append([]string{executable, "mcp", "serve"}, serveArgs...)}}
 	if stack != "" && mcpURL != "" && a.HTTP != nil {
 		out = append(out, Entry{Name: "loams-" + stack, URL: mcpURL})
 	}

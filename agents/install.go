@@ -18,6 +18,10 @@ type InstallRequest struct {
 	Scope  string // "" = the agent's default
 	Stack  string // for the HTTP entry loams-<stack>
 	MCPURL string // the stack's MCP endpoint; "" when it has no mcp engine
+	// ServeArgs follow `loams mcp serve` in the entry: the global flags the
+	// user installed under (--profile staging), so the agent's server
+	// answers for the same profile and endpoint as the command did.
+	ServeArgs []string
 	DryRun bool
 	// AllowTemporaryBinary writes the entry even when loams runs from a
 	// temporary or build-cache directory (`go run`), which will vanish.
@@ -57,7 +61,7 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 			return nil, err
 		}
 	}
-	entries := a.Entries(e.Executable, req.Stack, req.MCPURL)
+	entries := a.Entries(e.Executable, req.ServeArgs, req.Stack, req.MCPURL)
 	res := &Result{Agent: a.Name, Scope: scope, Via: "file", Path: loc.Path, DryRun: req.DryRun}
 	for _, en := range entries {
 		res.Entries = append(res.Entries, en.Name)

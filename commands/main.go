@@ -49,7 +49,7 @@ func Main() int {
 func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan struct{}) int {
 	var err error
 	if opts, ok := mcpServeFastArgs(args); ok {
-		resolveProfileFromEnv(f)
+		resolveFastGlobals(f, opts)
 		err = runMCPServe(ctx, f, opts)
 	} else {
 		root := NewRoot(f)

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/agents"
+	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/output"
 )
 
@@ -23,9 +24,12 @@ func newMCPInstallCmd(f *Factory) *cli.Command {
 			"codex), else edits its config file, changing only the loams entries: comments,\n"+
 			"other servers and the keys you added to ours (env, timeouts) stay. When the\n"+
 			"stack has the mcp engine, its HTTP endpoint is registered too, as loams-<stack>.\n"+
+			"Under --profile NAME (or LOAMS_PROFILE) or --endpoint, the entry runs\n"+
+			"`loams mcp serve` with the same flag, so the agent sees that deployment.\n"+
 			"Agents and their scopes (the first is the default):\n"+agents.ScopeHelp(),
 			"loams mcp install --agent claude-code", "loams mcp install --agent cursor --scope project --dry-run",
 			"loams mcp install --agent gemini-cli",
+			"loams --profile staging mcp install --agent codex",
 			"loams mcp install --agent claude-code --scope project --project-dir ~/src/app"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
@@ -55,12 +59,33 @@ func runMCPInstall(ctx context.Context, f *Factory, opts *mcpInstallOptions) err
 	if err != nil {
 		return err
 	}
+	serveArgs, err := f.serveArgs()
+	if err != nil {
+		return err
+	}
 	res, err := agents.Install(ctx, env, agents.InstallRequest{Agent: opts.agent, Scope: opts.scope,
-		Stack: stack, MCPURL: url, DryRun: opts.dryRun, AllowTemporaryBinary: opts.allowTemp})
+		Stack: stack, MCPURL: url, ServeArgs: serveArgs, DryRun: opts.dryRun, AllowTemporaryBinary: opts.allowTemp})
 	if err != nil {
 		return err
 	}
 	return f.Printer().Print(agentResultView(res, res))
+}
+
+// serveArgs are the global flags `mcp install` passes on to the agent's
+// `loams mcp serve`: a profile other than the default (which must exist: an
+// agent cannot answer a prompt about a typo) and an explicit --endpoint.
+func (f *Factory) serveArgs() ([]string, error) {
+	var args []string
+	if f.Globals.ProfileExplicit && f.Globals.Profile != config.DefaultProfile {
+		if _, err := f.Profile(); err != nil {
+			return nil, err
+		}
+		args = append(args, "--profile", f.Globals.Profile)
+	}
+	if f.Globals.Endpoint != "" {
+		args = append(args, "--endpoint", f.Globals.Endpoint)
+	}
+	return args, nil
 }
 
 // agentResultView renders one install/uninstall result; json is doc.

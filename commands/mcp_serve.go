@@ -17,6 +17,9 @@ import (
 type mcpServeOptions struct {
 	stack      string
 	projectDir string
+	// profile and endpoint are the global flags when the fast path parsed
+	// them (as `mcp install` writes them after `serve`).
+	profile, endpoint string
 }
 
 func newMCPServeCmd(f *Factory) *cli.Command {

@@ -7,7 +7,8 @@ import (
 )
 
 // mcpServeFastArgs recognises `loams mcp serve` with at most its own flags
-// (--stack, --project-dir), as agents start it on every session. Those
+// (--stack, --project-dir) and the two globals `mcp install` writes after
+// it (--profile, --endpoint), as agents start it on every session. Those
 // runs skip building the command tree (every command, flag and help text),
 // which is most of what the CLI does before serving; anything else — a
 // global flag, --help, an unknown flag — takes the full parser.
@@ -34,6 +35,10 @@ func mcpServeFastArgs(args []string) (*mcpServeOptions, bool) {
 			opts.stack = value
 		case "project-dir":
 			opts.projectDir = value
+		case "profile":
+			opts.profile = value
+		case "endpoint":
+			opts.endpoint = value
 		default:
 			return nil, false
 		}
@@ -41,11 +46,14 @@ func mcpServeFastArgs(args []string) (*mcpServeOptions, bool) {
 	return opts, true
 }
 
-// resolveProfileFromEnv is resolveGlobals for the fast path: with no global
-// flags given, only LOAMS_PROFILE can name the profile.
-func resolveProfileFromEnv(f *Factory) {
+// resolveFastGlobals is resolveGlobals for the fast path: --profile, else
+// LOAMS_PROFILE, names the profile; --endpoint is taken as given.
+func resolveFastGlobals(f *Factory, opts *mcpServeOptions) {
 	f.Globals.Profile, f.Globals.ProfileExplicit = config.DefaultProfile, false
-	if v := f.Getenv("LOAMS_PROFILE"); v != "" {
+	if opts.profile != "" {
+		f.Globals.Profile, f.Globals.ProfileExplicit = opts.profile, true
+	} else if v := f.Getenv("LOAMS_PROFILE"); v != "" {
 		f.Globals.Profile, f.Globals.ProfileExplicit = v, true
 	}
+	f.Globals.Endpoint = opts.endpoint
 }

@@ -10,17 +10,19 @@ import (
 func TestMCPServeFastArgs(t *testing.T) {
 	t.Parallel()
 	fast := []struct {
-		args       []string
-		stack, dir string
+		args                        []string
+		stack, dir, profile, endpnt string
 	}{
-		{[]string{"loams", "mcp", "serve"}, "", ""},
-		{[]string{"loams", "mcp", "serve", "--stack", "dev"}, "dev", ""},
-		{[]string{"loams", "mcp", "serve", "--stack=dev", "-project-dir", "/p"}, "dev", "/p"},
-		{[]string{"loams", "mcp", "serve", "--project-dir=/a b"}, "", "/a b"},
+		{[]string{"loams", "mcp", "serve"}, "", "", "", ""},
+		{[]string{"loams", "mcp", "serve", "--stack", "dev"}, "dev", "", "", ""},
+		{[]string{"loams", "mcp", "serve", "--stack=dev", "-project-dir", "/p"}, "dev", "/p", "", ""},
+		{[]string{"loams", "mcp", "serve", "--project-dir=/a b"}, "", "/a b", "", ""},
+		// what `loams --profile staging --endpoint URL mcp install` writes
+		{[]string{"loams", "mcp", "serve", "--profile", "staging", "--endpoint", "https://l.example"}, "", "", "staging", "https://l.example"},
 	}
 	for _, tt := range fast {
 		opts, ok := mcpServeFastArgs(tt.args)
-		if !ok || opts.stack != tt.stack || opts.projectDir != tt.dir {
+		if !ok || opts.stack != tt.stack || opts.projectDir != tt.dir || opts.profile != tt.profile || opts.endpoint != tt.endpnt {
 			t.Errorf("%q: fast=%v %+v", tt.args, ok, opts)
 		}
 	}
@@ -32,6 +34,7 @@ func TestMCPServeFastArgs(t *testing.T) {
 		{"loams", "mcp", "serve", "--stack", "--project-dir", "x"},
 		{"loams", "mcp", "serve", "extra"},
 		{"loams", "mcp", "serve", "--bogus", "1"},
+		{"loams", "mcp", "serve", "--output", "json"},
 		{"loams", "mcp", "tools"},
 		{"loams"},
 	} {
