@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
@@ -59,7 +60,9 @@ func newStackLogsCmd(f *Factory) *cli.Command {
 	}
 }
 
-// followFile copies what is appended to path until ctx ends (Ctrl-C).
+// followFile copies what is appended to path until ctx ends (Ctrl-C), in
+// whole lines: out redacts each write on its own, and a key the server
+// printed in two writes would otherwise reach it in two harmless halves.
 func followFile(ctx context.Context, path string, out io.Writer) error {
 	file, err := os.Open(path)
 	if err != nil {
@@ -69,14 +72,39 @@ func followFile(ctx context.Context, path string, out io.Writer) error {
 	if _, err := file.Seek(0, io.SeekEnd); err != nil {
 		return err
 	}
+	var pending []byte
+	buf := make([]byte, 32<<10)
 	for {
-		if _, err := io.Copy(out, file); err != nil {
+		n, err := file.Read(buf)
+		if n > 0 {
+			pending = append(pending, buf[:n]...)
+			cut := bytes.LastIndexByte(pending, '\n') + 1
+			if cut == 0 && len(pending) > maxPartialLine {
+				// A line without end: print it, but for a tail long
+				// enough to hold any key still being written.
+				cut = len(pending) - keepOfPartialLine
+			}
+			if cut > 0 {
+				if _, err := out.Write(pending[:cut]); err != nil {
+					return err
+				}
+				pending = append(pending[:0], pending[cut:]...)
+			}
+			continue
+		}
+		if err != nil && err != io.EOF {
 			return err
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			_, err := out.Write(pending)
+			return err
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
 }
+
+const (
+	maxPartialLine    = 64 << 10
+	keepOfPartialLine = 1 << 10
+)

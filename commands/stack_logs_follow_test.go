@@ -1,0 +1,78 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"loams.dev/cli/internal/redact"
+)
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// A server that prints its key in two writes, a poll apart: --follow
+// must not hand the redactor two halves that each look harmless. The
+// last line, still without its newline at Ctrl-C, is printed too.
+func TestFollowRedactsAKeySplitAcrossWrites(t *testing.T) {
+	t.Parallel()
+	const key = "loams_abcdef012345_ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef"
+	path := filepath.Join(t.TempDir(), "server.log")
+	if err := os.WriteFile(path, []byte("old line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	var out lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- followFile(ctx, path, redact.Writer{W: &out}) }()
+
+	waitFor := func(what string, ok func(string) bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !ok(out.String()); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %s; printed %q", what, out.String())
+			}
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // followFile has reached the end
+	log.WriteString("starting\napi key: " + key[:20])
+	waitFor("the first line", func(s string) bool { return strings.Contains(s, "starting\n") })
+	time.Sleep(500 * time.Millisecond) // two polls see only the first half
+	log.WriteString(key[20:] + "\nready\nlast without newline")
+	waitFor("the key's line", func(s string) bool { return strings.Contains(s, "ready\n") })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	if strings.Contains(got, key[:20]) || strings.Contains(got, key[20:]) || strings.Contains(got, "old line") {
+		t.Fatalf("printed %q", got)
+	}
+	if want := "starting\napi key: " + redact.Placeholder + "\nready\nlast without newline"; got != want {
+		t.Fatalf("printed %q, want %q", got, want)
+	}
+}
