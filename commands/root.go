@@ -24,7 +24,7 @@ func NewRoot(f *Factory) *cli.Command {
 			"loams creates and supervises local Loams servers, writes their connection\n"+
 				"settings to .env.loams, adds the SDK to your project and serves the Loams\n"+
 				"docs and stack tools to coding agents over MCP.",
-			"loams init", "loams stack create --name dev", "loams docs search \"qdrant port\""),
+			"loams init", "loams stack create dev", "loams docs search \"qdrant port\""),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output format: table, json or text (env LOAMS_OUTPUT)"},
 			&cli.StringFlag{Name: "profile", Usage: "configuration profile (env LOAMS_PROFILE)"},

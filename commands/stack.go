@@ -18,7 +18,7 @@ func newStackCmd(f *Factory) *cli.Command {
 		Usage: "Create, start, stop and inspect local Loams stacks",
 		Description: describe("A stack is one local Loams server process with its own ports, data and API key.\n"+
 			"Name it positionally or with --name (alias --stack).",
-			"loams stack create dev", "loams stack describe dev", "loams stack stop --name dev"),
+			"loams stack create dev", "loams stack describe dev", "loams stack stop dev"),
 		Commands: []*cli.Command{
 			newStackCreateCmd(f), newStackDescribeCmd(f), newStackListCmd(f), newStackStartCmd(f), newStackStopCmd(f),
 			newStackRestartCmd(f), newStackRunCmd(f), newStackLogsCmd(f), newStackDeleteCmd(f),

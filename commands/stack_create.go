@@ -24,8 +24,8 @@ func newStackCreateCmd(f *Factory) *cli.Command {
 		Description: describe("Allocates ports (the defaults for the first stack, then blocks of 100 from\n"+
 			"20000), writes $LOAMS_HOME/stacks/NAME/stack.toml, makes the stack's API key and\n"+
 			"starts the server. Engines: "+strings.Join(stack.Names(), ", ")+".",
-			"loams stack create --name dev", "loams stack create --name search --engines qdrant,es --no-start",
-			"loams stack create --name dev --server-binary ./target/release/loams"),
+			"loams stack create dev", "loams stack create search --engines qdrant,es --no-start",
+			"loams stack create dev --server-binary ./target/release/loams"),
 		Flags: []cli.Flag{
 			nameFlag(&opts.Name, true),
 			&cli.StringFlag{Name: "engines", Usage: "comma-separated engines (default: native,flight-sql,qdrant,es and mcp when the server has it)", Destination: &opts.engines},

@@ -17,7 +17,7 @@ func newStackDeleteCmd(f *Factory) *cli.Command {
 		Aliases: []string{"rm"},
 		Usage:   "Stop a stack and delete its directory, data and API key",
 		Description: describe("Asks first on a terminal; scripts pass --yes. --keep-data moves data/ aside.",
-			"loams stack delete --name dev --yes", "loams stack delete --name dev --keep-data --yes"),
+			"loams stack delete dev --yes", "loams stack delete dev --keep-data --yes"),
 		Flags: []cli.Flag{nameFlag(&name, true),
 			&cli.BoolFlag{Name: "keep-data", Usage: "move data/ to $LOAMS_HOME/kept/ instead of deleting it", Destination: &keepData},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation", Destination: &yes}},

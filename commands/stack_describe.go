@@ -11,7 +11,7 @@ func newStackDescribeCmd(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:        "describe",
 		Usage:       "Show a stack's state, endpoints and environment variable names",
-		Description: describe("", "loams stack describe --name dev", "loams stack describe --name dev --output json"),
+		Description: describe("", "loams stack describe dev", "loams stack describe dev --output json"),
 		Flags:       []cli.Flag{nameFlag(&name, false)},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			n, err := f.stackName(name)

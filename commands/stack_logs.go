@@ -24,7 +24,7 @@ func newStackLogsCmd(f *Factory) *cli.Command {
 		Name:  "logs",
 		Usage: "Print the last lines of a stack's server log",
 		Description: describe("--follow keeps printing new lines until Ctrl-C (not with --output json).",
-			"loams stack logs --name dev", "loams stack logs --name dev --lines 500 --follow"),
+			"loams stack logs dev", "loams stack logs dev --lines 500 --follow"),
 		Flags: []cli.Flag{nameFlag(&name, false),
 			&cli.IntFlag{Name: "lines", Value: 100, Usage: "how many lines to print", Destination: &lines},
 			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new lines", Destination: &follow}},

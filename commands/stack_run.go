@@ -13,7 +13,7 @@ func newStackRunCmd(f *Factory) *cli.Command {
 		Usage: "Run a stack's server in the foreground (for systemd and launchd)",
 		Description: describe("Runs the same command line as `stack start`, attached to this terminal; the\n"+
 			"server's exit code is loams' exit code.",
-			"loams stack run --name dev"),
+			"loams stack run dev"),
 		Flags: []cli.Flag{nameFlag(&name, true)},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			sv, err := f.Supervisor()

@@ -16,7 +16,7 @@ func newStackStartCmd(f *Factory) *cli.Command {
 		Name:  "start",
 		Usage: "Start a stack and wait until it is ready",
 		Description: describe("Starting a running stack changes nothing; a crashed one is cleaned up and started.",
-			"loams stack start --name dev", "loams stack start --name dev --wait-timeout 2m"),
+			"loams stack start dev", "loams stack start dev --wait-timeout 2m"),
 		Flags: []cli.Flag{nameFlag(&name, false),
 			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &wait}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {

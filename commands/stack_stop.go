@@ -16,7 +16,7 @@ func newStackStopCmd(f *Factory) *cli.Command {
 		Name:  "stop",
 		Usage: "Stop a stack's server (SIGTERM, then SIGKILL after --grace)",
 		Description: describe("Stopping a stopped stack succeeds.",
-			"loams stack stop --name dev", "loams stack stop --name dev --grace 5s"),
+			"loams stack stop dev", "loams stack stop dev --grace 5s"),
 		Flags: []cli.Flag{nameFlag(&name, false),
 			&cli.DurationFlag{Name: "grace", Value: stack.DefaultGrace, Usage: "how long the server gets to shut down before SIGKILL", Destination: &grace}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -44,7 +44,7 @@ func newStackRestartCmd(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:        "restart",
 		Usage:       "Stop a stack, then start it again",
-		Description: describe("", "loams stack restart --name dev", "loams stack restart --name dev --upgrade"),
+		Description: describe("", "loams stack restart dev", "loams stack restart dev --upgrade"),
 		Flags: []cli.Flag{nameFlag(&name, false),
 			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &wait},
 			&cli.BoolFlag{Name: "upgrade", Usage: "move the stack to the current server (`loams server list`)", Destination: &upgrade}},
