@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/agents"
+	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/output"
 )
@@ -83,7 +84,13 @@ func (f *Factory) serveArgs() ([]string, error) {
 		args = append(args, "--profile", f.Globals.Profile)
 	}
 	if f.Globals.Endpoint != "" {
-		args = append(args, "--endpoint", f.Globals.Endpoint)
+		// Checked as every command checks it (no user:password part, no
+		// plain http off loopback) before it lands in an agent's config.
+		t, err := endpoint.ParseTarget(f.Globals.Endpoint)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--endpoint", t.String())
 	}
 	return args, nil
 }

@@ -21,7 +21,7 @@ import (
 // staging: the entry runs `mcp serve --profile staging`, and that exact
 // command, started as the agent would (no LOAMS_PROFILE in its environment),
 // lists the remote deployment. A profile that does not exist is refused
-// before any file is touched.
+// before any file is touched, as is an endpoint URL carrying a password.
 func TestMCPInstallUnderProfile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
@@ -53,6 +53,10 @@ func TestMCPInstallUnderProfile(t *testing.T) {
 	cfg := filepath.Join(home, ".cursor", "mcp.json")
 	if _, errOut, code := loams(t, env, "--profile", "nope", "mcp", "install", "--agent", "cursor"); code == 0 || !strings.Contains(errOut, "profile_not_found") && !strings.Contains(errOut, `no profile named "nope"`) {
 		t.Fatalf("unknown profile: exit %d %s", code, errOut)
+	}
+	// A password in the endpoint URL never reaches the agent's config.
+	if _, errOut, code := loams(t, env, "--endpoint", "https://me:hunter2hunter2@127.0.0.1:1", "mcp", "install", "--agent", "cursor"); code != 2 || strings.Contains(errOut, "hunter2") {
+		t.Fatalf("endpoint with credentials: exit %d %s", code, errOut)
 	}
 	if _, err := os.Stat(cfg); !os.IsNotExist(err) {
 		t.Fatalf("a refused install touched %s: %v", cfg, err)
