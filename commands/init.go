@@ -282,8 +282,12 @@ func initAgents(ctx context.Context, f *Factory, opts *initOptions, res *initRes
 	if err != nil && res.Stack.State != "absent" {
 		return err
 	}
+	serveArgs, err := f.serveArgs() // `loams --profile work init` registers `mcp serve --profile work`
+	if err != nil {
+		return err
+	}
 	for _, name := range names {
-		req := agents.InstallRequest{Agent: name, Stack: stackName, MCPURL: url, DryRun: true}
+		req := agents.InstallRequest{Agent: name, Stack: stackName, MCPURL: url, ServeArgs: serveArgs, DryRun: true}
 		ia := initAgent{Agent: name}
 		plan, err := agents.Install(ctx, env, req)
 		if err == nil && !plan.Changed {
