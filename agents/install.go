@@ -22,7 +22,7 @@ type InstallRequest struct {
 	// user installed under (--profile staging), so the agent's server
 	// answers for the same profile and endpoint as the command did.
 	ServeArgs []string
-	DryRun bool
+	DryRun    bool
 	// AllowTemporaryBinary writes the entry even when loams runs from a
 	// temporary or build-cache directory (`go run`), which will vanish.
 	AllowTemporaryBinary bool

@@ -1,34 +1,16 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"loams.dev/cli/internal/redact"
+	"loams.dev/cli/internal/testbin"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // A server that prints its key in two writes, a poll apart: --follow
 // must not hand the redactor two halves that each look harmless. The
@@ -45,7 +27,7 @@ func TestFollowRedactsAKeySplitAcrossWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer log.Close()
-	var out lockedBuffer
+	var out testbin.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- followFile(ctx, path, redact.Writer{W: &out}) }()

@@ -12,6 +12,7 @@ import (
 	"loams.dev/cli/docsindex"
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/testbin"
 )
 
 // fuzzSeeds are the cases of issue 11 and the spec's JSON-RPC rules, line
@@ -67,7 +68,7 @@ func FuzzServeFraming(f *testing.F) {
 		// One docs index for every run: building it is most of a search.
 		fuzzDocsOnce.Do(func() { fuzzDocs = srv.docs() })
 		srv.docsOnce.Do(func() { srv.docsBundle = fuzzDocs })
-		var out lockedBuffer
+		var out testbin.Buffer
 		done := make(chan error, 1)
 		go func() { done <- srv.Serve(context.Background(), bytes.NewReader(input), &out) }()
 		select {
@@ -86,23 +87,6 @@ var (
 	fuzzDocsOnce sync.Once
 	fuzzDocs     *docsindex.Bundle
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // checkAnswers holds the output against the input, parsed independently.
 func checkAnswers(t *testing.T, input []byte, output string) {

@@ -2,13 +2,11 @@ package mcpserve_test
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,32 +20,15 @@ type proc struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan string
-	stderr *syncBuffer
+	stderr *testbin.Buffer
 	exited chan struct{}
 	err    error
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // startServe starts the built binary with env (serverEnv(t) plus extras).
 func startServe(t *testing.T, env []string) *proc {
 	t.Helper()
-	p := &proc{t: t, lines: make(chan string, 1024), stderr: &syncBuffer{}, exited: make(chan struct{})}
+	p := &proc{t: t, lines: make(chan string, 1024), stderr: &testbin.Buffer{}, exited: make(chan struct{})}
 	p.cmd = exec.Command(testbin.Loams(t), "mcp", "serve")
 	p.cmd.Env = env
 	p.cmd.Stderr = p.stderr

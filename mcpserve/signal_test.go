@@ -129,7 +129,7 @@ func TestClosedStdout(t *testing.T) {
 	cmd.Env = env
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
-	var stderr syncBuffer
+	var stderr testbin.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/testbin"
 )
 
 // The first answer waits until the signal handlers are installed, so a
@@ -18,7 +19,7 @@ func TestFirstAnswerWaitsForSignalHandlers(t *testing.T) {
 	srv, closeLog := New(Options{Home: home.Home{Dir: t.TempDir()}, Getenv: func(string) string { return "" }, SignalsReady: ready})
 	defer closeLog()
 	in, feed := io.Pipe()
-	out := &lockedBuffer{}
+	out := &testbin.Buffer{}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), in, out) }()
 	go feed.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n"))

@@ -2,33 +2,16 @@ package iostreams
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"loams.dev/cli/internal/testbin"
 )
-
-// syncBuffer is a buffer the spinner goroutine and the test may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // A notice printed while a spinner draws starts on a cleared line of its
 // own, never after "⠋ starting dev…"; the spinner goes on below it.
 func TestNoticeDuringSpinnerGetsItsOwnLine(t *testing.T) {
-	var errOut syncBuffer
+	var errOut testbin.Buffer
 	s := &IOStreams{ErrOut: &errOut, StderrTTY: true}
 	stop := s.Progress("starting dev…")
 	time.Sleep(150 * time.Millisecond)
@@ -57,7 +40,7 @@ func TestNoticeDuringSpinnerGetsItsOwnLine(t *testing.T) {
 // No terminal, or TERM=dumb: no spinner at all.
 func TestNoSpinnerWithoutACapableTerminal(t *testing.T) {
 	for _, s := range []*IOStreams{{StderrTTY: false}, {StderrTTY: true, Dumb: true}} {
-		var errOut syncBuffer
+		var errOut testbin.Buffer
 		s.ErrOut = &errOut
 		stop := s.Progress("starting dev…")
 		time.Sleep(120 * time.Millisecond)
@@ -71,12 +54,12 @@ func TestNoSpinnerWithoutACapableTerminal(t *testing.T) {
 // Say prints on a piped stderr too, and on a line of its own while a
 // spinner draws.
 func TestSay(t *testing.T) {
-	var piped syncBuffer
+	var piped testbin.Buffer
 	(&IOStreams{ErrOut: &piped}).Say("wrote %s", ".env.loams")
 	if piped.String() != "wrote .env.loams\n" {
 		t.Fatalf("piped: %q", piped.String())
 	}
-	var errOut syncBuffer
+	var errOut testbin.Buffer
 	s := &IOStreams{ErrOut: &errOut, StderrTTY: true}
 	stop := s.Progress("stopping dev…")
 	time.Sleep(150 * time.Millisecond)
