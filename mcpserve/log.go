@@ -21,13 +21,22 @@ func newLogger(stderr io.Writer, path string) (*slog.Logger, func()) {
 	closeFn := func() {}
 	if path != "" {
 		if f, err := openLog(path); err == nil {
-			handlers = append(handlers, slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))
+			handlers = append(handlers, slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo, ReplaceAttr: utcTime}))
 			closeFn = func() { _ = f.Close() }
 		} else {
 			slog.New(handlers[0]).Warn("mcp.log unavailable; logging to stderr only", "error", err)
 		}
 	}
 	return slog.New(fanout(handlers)), closeFn
+}
+
+// utcTime writes the log's times in UTC: the same on every machine, and
+// formatting them never loads /etc/localtime on the way to the first answer.
+func utcTime(groups []string, a slog.Attr) slog.Attr {
+	if a.Key == slog.TimeKey && len(groups) == 0 {
+		a.Value = slog.TimeValue(a.Value.Time().UTC())
+	}
+	return a
 }
 
 func openLog(path string) (*os.File, error) {
@@ -75,8 +84,11 @@ func demoted(l *slog.Logger) *slog.Logger { return slog.New(demote{l.Handler()})
 
 type demote struct{ slog.Handler }
 
+// Enabled drops the SDK's own info lines ("server connecting", "session
+// connected", two sessions each way): the front logs every start, request
+// and end already, and each line is a write on the way to the first answer.
 func (d demote) Enabled(ctx context.Context, l slog.Level) bool {
-	return d.Handler.Enabled(ctx, min(l, slog.LevelInfo))
+	return l >= slog.LevelWarn && d.Handler.Enabled(ctx, slog.LevelInfo)
 }
 
 func (d demote) Handle(ctx context.Context, r slog.Record) error {
