@@ -180,3 +180,32 @@ func TestInitAsksOnATerminal(t *testing.T) {
 		t.Error(".env.loams was written after the user said no")
 	}
 }
+
+// `loams --profile work init` sets up profile work, and the agent it
+// registers runs `mcp serve --profile work`, so the agent sees the same
+// stacks and endpoint the user just set up.
+func TestInitUnderAProfileRegistersIt(t *testing.T) {
+	t.Parallel()
+	env, homeDir, proj := initWorld(t)
+	out, errOut, code := loams(t, env, "--profile", "work", "init", "--yes", "--port-base", "24600", "--project-dir", proj, "-o", "json")
+	if code != 0 {
+		t.Fatalf("init: exit %d, stderr %s", code, errOut)
+	}
+	defer loams(t, env, "--profile", "work", "stack", "stop", "--name", "dev", "--grace", "2s")
+	var res initJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Profile != "work" {
+		t.Fatalf("init json: %v %+v", err, res)
+	}
+	var doc struct {
+		MCPServers map[string]struct {
+			Args []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	b, _ := os.ReadFile(filepath.Join(homeDir, ".cursor", "mcp.json"))
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.MCPServers["loams"].Args; !slices.Equal(got, []string{"mcp", "serve", "--profile", "work"}) {
+		t.Fatalf("entry args %q in\n%s", got, b)
+	}
+}
