@@ -44,7 +44,8 @@ type Agent struct {
 	// the user may change them and a re-install must not undo that. Every
 	// other key of the shape is ours and set on every install.
 	FirstOnly []string
-	// Protocol is the MCP revision the host's client sends in initialize,
+	// Protocol is the MCP revision the host's client asks for (initialize, or
+	// server/discover's _meta from 2026-07-28 on: the SDK probes it first),
 	// so doctor shakes hands the way the host does.
 	Protocol string
 	// DropEnv says which inherited variables the host withholds from the

@@ -13,7 +13,7 @@ var claudeCode = Agent{
 	Format: FormatJSON, Container: "mcpServers",
 	Stdio:    commandArgs,
 	HTTP:     func(url string) Object { return Object{{"type", "http"}, {"url", url}} },
-	Protocol: "2025-11-25", // measured: Claude Code 2.x
+	Protocol: "2026-07-28", // measured: Claude Code 2.1.332 (`claude mcp list`) sends server/discover
 	// Claude Code tells its servers the project through this variable.
 	ProjectEnv: "CLAUDE_PROJECT_DIR",
 	AddArgv: func(scope string, en Entry) []string {

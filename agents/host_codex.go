@@ -10,7 +10,7 @@ var codex = Agent{
 	Format: FormatTOML, Container: "mcp_servers",
 	Stdio:    commandArgs,
 	HTTP:     func(url string) Object { return Object{{"url", url}} },
-	Protocol: "2025-06-18", // measured: codex-cli 0.6x
+	Protocol: "2025-06-18", // measured: codex 0.171.0 (`codex debug prompt-input`)
 	AddArgv: func(_ string, en Entry) []string {
 		if en.URL != "" {
 			return []string{"codex", "mcp", "add", en.Name, "--url", en.URL}

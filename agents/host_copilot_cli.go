@@ -13,7 +13,7 @@ var copilotCLI = Agent{
 	},
 	HTTP:      func(url string) Object { return Object{{"type", "http"}, {"url", url}, {"tools", []string{"*"}}} },
 	FirstOnly: []string{"tools"},
-	Protocol:  "2025-06-18",
+	Protocol:  "2026-07-28", // measured: Copilot CLI 1.0.102 sends server/discover, then a stateless tools/list
 	Detect:    func(e Env) []string { return []string{copilotHome(e)} },
 }
 

@@ -14,7 +14,7 @@ var geminiCLI = Agent{
 	Format: FormatJSONC, Container: "mcpServers",
 	Stdio:    commandArgs,
 	HTTP:     func(url string) Object { return Object{{"httpUrl", url}} },
-	Protocol: "2025-11-25", // @google/gemini-cli 0.61 bundles the SDK's latest
+	Protocol: "2025-06-18", // measured: `gemini mcp list` of @google/gemini-cli 0.61 initializes at 2025-06-18
 	DropEnv:  dropSecretsLike,
 	Detect:   func(e Env) []string { return []string{e.homeJoin(".gemini")} },
 }

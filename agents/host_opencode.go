@@ -22,6 +22,6 @@ var opencode = Agent{
 	},
 	HTTP:      func(url string) Object { return Object{{"type", "remote"}, {"url", url}, {"enabled", true}} },
 	FirstOnly: []string{"enabled"},
-	Protocol:  "2025-11-25", // @modelcontextprotocol/sdk as bundled by opencode 1.18
+	Protocol:  "2025-11-25", // measured: opencode 1.18.33 (`opencode mcp list`)
 	Detect:    func(e Env) []string { return []string{e.xdgConfig("opencode")} },
 }

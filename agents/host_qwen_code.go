@@ -12,6 +12,6 @@ var qwenCode = Agent{
 	Format: FormatJSONC, Container: "mcpServers",
 	Stdio:    commandArgs,
 	HTTP:     func(url string) Object { return Object{{"httpUrl", url}} },
-	Protocol: "2025-11-25",
+	Protocol: "2025-11-25", // measured: `qwen mcp list` of @qwen-code/qwen-code 0.24.4
 	Detect:   func(e Env) []string { return []string{e.homeJoin(".qwen")} },
 }

@@ -106,7 +106,11 @@ func (f *front) finish(n int64, line []byte, outcome string) {
 	c.finishing = true
 	f.mu.Unlock()
 	// Never the arguments: they can hold paths and values the user typed.
-	f.log.Info("request", "method", c.in.method, "tool", c.in.tool, "duration_ms", time.Since(c.started).Milliseconds(), "outcome", outcome)
+	attrs := []any{"method", c.in.method, "tool", c.in.tool, "duration_ms", time.Since(c.started).Milliseconds(), "outcome", outcome}
+	if c.in.client != "" || c.in.protocol != "" {
+		attrs = append(attrs, "client", c.in.client, "protocol", c.in.protocol) // which host, speaking which revision
+	}
+	f.log.Info("request", attrs...)
 	c.slot.deliver(f, line)
 	f.mu.Lock()
 	delete(f.calls, n)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,6 +26,7 @@ const (
 const (
 	metaVersion      = "io.modelcontextprotocol/protocolVersion"
 	metaCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo   = "io.modelcontextprotocol/clientInfo"
 )
 
 // inbound is one JSON-RPC message as the client sent it, checked strictly.
@@ -38,6 +40,9 @@ type inbound struct {
 	response  bool            // a client's answer to a request of ours
 	stateless bool            // carries the 2026-07-28 protocolVersion
 	tool      string          // tools/call: the tool's name, for the log
+	// client and protocol say who connected, for the log: the clientInfo
+	// and protocol version of initialize, or of server/discover's _meta.
+	client, protocol string
 }
 
 // rpcError is an answer the front layer gives without the SDK.
@@ -122,6 +127,7 @@ func checkParams(in *inbound) *rpcError {
 		Meta            json.RawMessage `json:"_meta"`
 		Name            json.RawMessage `json:"name"`
 		ProtocolVersion json.RawMessage `json:"protocolVersion"`
+		ClientInfo      json.RawMessage `json:"clientInfo"`
 	}
 	if in.params != nil {
 		if err := json.Unmarshal(in.params, &p); err != nil {
@@ -137,6 +143,10 @@ func checkParams(in *inbound) *rpcError {
 		if json.Unmarshal(p.ProtocolVersion, &v) != nil {
 			return errorf(codeInvalidParams, `invalid params: protocolVersion must be a string such as "2025-11-25"`)
 		}
+		in.protocol = clip(v, 32)
+	}
+	if in.method == "initialize" {
+		in.client = clientName(p.ClientInfo)
 	}
 	if p.Meta == nil {
 		return nil
@@ -166,7 +176,20 @@ func checkParams(in *inbound) *rpcError {
 		return errorf(codeInvalidParams, "invalid params: _meta needs %s under protocol %s", metaCapabilities, version)
 	}
 	in.stateless = true
+	if in.method == "server/discover" {
+		in.client, in.protocol = clientName(meta[metaClientInfo]), clip(version, 32)
+	}
 	return nil
+}
+
+// clientName is "name version" of a clientInfo object, bounded; "" when
+// there is none or it is not an object.
+func clientName(raw json.RawMessage) string {
+	var info struct{ Name, Version string }
+	if json.Unmarshal(raw, &info) != nil {
+		return ""
+	}
+	return clip(strings.TrimSpace(info.Name+" "+info.Version), 100)
 }
 
 // clip bounds an echoed value, so no input can make an answer large.

@@ -170,11 +170,12 @@ func TestLogging(t *testing.T) {
 	if strings.Contains(log, "argument-marker-7731") {
 		t.Error("mcp.log holds an argument value")
 	}
-	var sawTool bool
+	var sawTool, sawClient bool
 	for _, l := range strings.Split(log, "\n") {
 		var rec struct {
 			Msg, Method, Tool, Outcome string
 			Duration                   *int `json:"duration_ms"`
+			Client, Protocol           string
 		}
 		if json.Unmarshal([]byte(l), &rec) != nil || rec.Msg != "request" {
 			continue
@@ -185,8 +186,43 @@ func TestLogging(t *testing.T) {
 		if rec.Method == "tools/call" && rec.Tool == "stack_status" && rec.Outcome != "" {
 			sawTool = true
 		}
+		// initialize names the client and the revision it asked for
+		// (scripts/interop compares them with the hosts' registry).
+		if rec.Method == "initialize" && rec.Client == "test 1" && rec.Protocol == "2025-11-25" {
+			sawClient = true
+		}
+		if rec.Method != "initialize" && (rec.Client != "" || rec.Protocol != "") {
+			t.Errorf("client named on a %s line: %s", rec.Method, l)
+		}
 	}
-	if !sawTool {
-		t.Errorf("mcp.log has no line for the stack_status call:\n%s", log)
+	if !sawTool || !sawClient {
+		t.Errorf("mcp.log lacks the stack_status call (%v) or initialize's client (%v):\n%s", sawTool, sawClient, log)
+	}
+}
+
+// Under 2026-07-28 there is no initialize: server/discover's _meta names
+// the client, and that is what mcp.log records (no other line does).
+func TestLoggingNamesADiscoveringClient(t *testing.T) {
+	t.Parallel()
+	env, home := serveEnv(t)
+	p := startServe(t, env)
+	p.send(`{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"copilot-cli","version":"1.0.102"},"io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+fmt.Sprintf(meta, "2026-07-28")+`}}`)
+	if out, code := p.wait(20 * time.Second); code != 0 || len(out) != 2 {
+		t.Fatalf("exit %d, %d answers:\n%s", code, len(out), strings.Join(out, "\n"))
+	}
+	data, err := os.ReadFile(filepath.Join(home, "logs", "mcp.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var named []string
+	for _, l := range strings.Split(string(data), "\n") {
+		var rec struct{ Msg, Method, Outcome, Client, Protocol string }
+		if json.Unmarshal([]byte(l), &rec) == nil && rec.Client != "" {
+			named = append(named, rec.Method+" "+rec.Outcome+" "+rec.Client+" "+rec.Protocol)
+		}
+	}
+	if len(named) != 1 || named[0] != "server/discover ok copilot-cli 1.0.102 2026-07-28" {
+		t.Fatalf("lines naming a client: %q in\n%s", named, data)
 	}
 }
