@@ -2,22 +2,18 @@ package pkgadd
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-)
 
-// pseudo matches Go pseudo-versions (v0.0.0-20261202101500-abcdef123456):
-// builds from a commit, not a release.
-var pseudo = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d{14}-[0-9a-f]{12}$`) })
+	"loams.dev/cli/internal/buildinfo"
+)
 
 // minorOf turns a CLI version ("0.1.3", "v1.2.0-rc.1") into major and minor.
 // ok is false for dev builds and anything else without a release number:
 // those pin nothing.
 func minorOf(version string) (major, minor int, ok bool) {
 	v := strings.TrimPrefix(version, "v")
-	if v == "" || v == "dev" || pseudo().MatchString(v) { // pseudo-versions are dev builds too
+	if buildinfo.IsDevVersion(v) { // pseudo-versions and modified trees are dev builds too
 		return 0, 0, false
 	}
 	v, _, _ = strings.Cut(v, "-")

@@ -4,9 +4,11 @@
 package buildinfo
 
 import (
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // Set with -ldflags "-X loams.dev/cli/internal/buildinfo.version=…".
@@ -58,6 +60,16 @@ func Get() Info {
 }
 
 // IsDev reports whether this build has no release version (pins nothing).
-func (i Info) IsDev() bool {
-	return i.Version == "dev" || strings.Contains(i.Version, "-0.") // pseudo-versions
+func (i Info) IsDev() bool { return IsDevVersion(i.Version) }
+
+// IsDevVersion reports whether v names no release: "dev" (no version
+// stamped, as with -buildvcs=false), a Go pseudo-version (what `go build`
+// or `go install ./cmd/loams` in a clone stamps: 0.0.0-20261203160755-
+// bb193b4941e7 with no tag before it, 0.4.1-0.2026…-… after v0.4.0), or
+// any build of a modified tree (+dirty).
+func IsDevVersion(v string) bool {
+	v = strings.TrimPrefix(v, "v")
+	return v == "" || v == "dev" || strings.HasSuffix(v, "+dirty") || pseudo().MatchString(v)
 }
+
+var pseudo = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-.]\d{14}-[0-9a-f]{12}$`) })
