@@ -27,9 +27,7 @@ func TestCanaryProfileKeyNeverLeaks(t *testing.T) {
 		t.Skip("starts many processes")
 	}
 	root := t.TempDir()
-	ca := standin.NewCA(t, root)
-	cert, certKey := ca.Issue(t, root, []string{"127.0.0.1"})
-	srv := standin.Start(t, standin.Options{Cert: cert, KeyFile: certKey, APIKey: canary})
+	srv, ca := standin.StartTLS(t, canary)
 
 	h := home.Home{Dir: filepath.Join(root, "loams-home")}
 	project := filepath.Join(root, "project")

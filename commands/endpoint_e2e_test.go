@@ -27,9 +27,7 @@ func TestRemoteEndpointDoneWhen(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	root := t.TempDir()
-	ca := standin.NewCA(t, root)
-	cert, certKey := ca.Issue(t, root, []string{"127.0.0.1"})
-	srv := standin.Start(t, standin.Options{Cert: cert, KeyFile: certKey, APIKey: remoteKey})
+	srv, ca := standin.StartTLS(t, remoteKey)
 
 	project := filepath.Join(root, "app")
 	loamsHome := filepath.Join(root, "loams-home")

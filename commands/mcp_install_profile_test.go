@@ -28,9 +28,7 @@ func TestMCPInstallUnderProfile(t *testing.T) {
 	}
 	t.Parallel()
 	root := t.TempDir()
-	ca := standin.NewCA(t, root)
-	cert, certKey := ca.Issue(t, root, []string{"127.0.0.1"})
-	srv := standin.Start(t, standin.Options{Cert: cert, KeyFile: certKey, APIKey: remoteKey})
+	srv, ca := standin.StartTLS(t, remoteKey)
 	home := filepath.Join(root, "home")
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)

@@ -28,10 +28,7 @@ const testKey = "loams_k3f9a0b1c2d3_AbCdEfGhIjKlMnOpQrStUvWxYz012345"
 // 127.0.0.1 from a CA made for the test, requiring testKey.
 func tlsStandIn(t *testing.T) (*standin.Server, *standin.CA) {
 	t.Helper()
-	dir := t.TempDir()
-	ca := standin.NewCA(t, dir)
-	cert, key := ca.Issue(t, dir, []string{"127.0.0.1"})
-	return standin.Start(t, standin.Options{Cert: cert, KeyFile: key, APIKey: testKey}), ca
+	return standin.StartTLS(t, testKey)
 }
 
 func env(kv ...string) func(string) string {

@@ -19,10 +19,7 @@ const profileKey = "loams_pr0f11ekey00_ProfileProfileProfileProfile0001"
 // the local stacks, env_export without name writes its settings, and a
 // named stack still means a local stack. No result holds the key.
 func TestRemoteProfileTools(t *testing.T) {
-	dir := t.TempDir()
-	ca := standin.NewCA(t, dir)
-	cert, key := ca.Issue(t, dir, []string{"127.0.0.1"})
-	srv := standin.Start(t, standin.Options{Cert: cert, KeyFile: key, APIKey: profileKey})
+	srv, ca := standin.StartTLS(t, profileKey)
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	dead := "https://" + l.Addr().String()
 	l.Close()

@@ -15,10 +15,7 @@ func TestGetInstanceUsesTheEndpointClient(t *testing.T) {
 	if _, err := serverbin.GetInstance(context.Background(), "http://203.0.113.7:8080"); !errs.Is(err, errs.InsecureEndpoint) {
 		t.Fatalf("http off loopback = %v; want insecure_endpoint before any dial", err)
 	}
-	dir := t.TempDir()
-	ca := standin.NewCA(t, dir)
-	cert, key := ca.Issue(t, dir, []string{"127.0.0.1"})
-	srv := standin.Start(t, standin.Options{Cert: cert, KeyFile: key})
+	srv, _ := standin.StartTLS(t, "")
 	if _, err := serverbin.GetInstance(context.Background(), srv.URL); !errs.Is(err, errs.TLSError) {
 		t.Fatalf("untrusted certificate = %v; want tls_error", err)
 	}

@@ -154,3 +154,14 @@ func Start(t testing.TB, o Options) *Server {
 	}
 	return nil
 }
+
+// StartTLS runs the stand-in behind TLS on 127.0.0.1, with a certificate
+// from a CA made for the test (its PEM at ca.PEMPath, for ca_cert or
+// SSL_CERT_FILE); apiKey, when set, is required as a Bearer token.
+func StartTLS(t testing.TB, apiKey string) (*Server, *CA) {
+	t.Helper()
+	dir := t.TempDir()
+	ca := NewCA(t, dir)
+	cert, key := ca.Issue(t, dir, []string{"127.0.0.1"})
+	return Start(t, Options{Cert: cert, KeyFile: key, APIKey: apiKey}), ca
+}
