@@ -1,27 +1,29 @@
 //go:build unix
 
-package stack
+package safefile
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/user"
-	"path/filepath"
 	"syscall"
 
 	"loams.dev/cli/internal/errs"
 )
 
-// checkSafe is ssh's rule for keys applied to a stack: before loams runs
-// the binary stack.toml names, or reads the stack's key, LOAMS_HOME,
-// stacks/, the stack's directory and stack.toml must belong to this user
-// (or root) and be writable by no one else. Otherwise another local user
-// could have pointed server_binary at a script of theirs, and the next
-// start would hand it the stack's key.
-func (s *Spec) checkSafe() error {
-	stacks := filepath.Dir(s.dir)
-	for _, p := range []string{filepath.Dir(stacks), stacks, s.dir, filepath.Join(s.dir, "stack.toml")} {
+// CheckPrivate is ssh's rule for what guards a key: every path must belong
+// to this user (or root) and be writable by no one else, or another local
+// user could have changed what loams is about to trust. stakes finishes the
+// error's sentence ("loams will not …"). A missing path is skipped when
+// skipMissing, else its error is returned.
+func CheckPrivate(paths []string, skipMissing bool, stakes string) error {
+	for _, p := range paths {
 		fi, err := os.Stat(p)
+		if skipMissing && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -35,7 +37,7 @@ func (s *Spec) checkSafe() error {
 				me = u.Username
 			}
 			return errs.New(errs.UnsafePermissions, fmt.Sprintf("if you trust its content, take it back: `chown %s %s`", me, p),
-				"%s belongs to another user (uid %d), so loams will not run what it names or read its key", p, st.Uid).
+				"%s belongs to another user (uid %d), so %s", p, st.Uid, stakes).
 				With("path", p).With("owner_uid", st.Uid)
 		}
 		if perm := fi.Mode().Perm(); perm&0o022 != 0 {
@@ -44,7 +46,7 @@ func (s *Spec) checkSafe() error {
 				fix = "chmod 600 " + p
 			}
 			return errs.New(errs.UnsafePermissions, fmt.Sprintf("check that nobody changed it, then `%s`", fix),
-				"%s is writable by other users (mode %04o), so loams will not run what it names or read its key", p, perm).
+				"%s is writable by other users (mode %04o), so %s", p, perm, stakes).
 				With("path", p).With("mode", fmt.Sprintf("%04o", perm)).With("fix", fix)
 		}
 	}
