@@ -45,16 +45,9 @@ func crashWithKey(t *testing.T, env []string, dir string, h home.Home, key strin
 	seen.WriteString(asJSON)
 	seen.WriteString(run("stack", "start", "--name", "crashy"))
 
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
-	cmd.Env, cmd.Dir = env, dir
-	var serveErr bytes.Buffer
-	cmd.Stderr = &serveErr
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "canary", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	session, serveErr := mcpSession(t, ctx, env, dir)
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "stack_start", Arguments: map[string]any{"name": "crashy"}})
 	if err != nil {
 		t.Fatal(err)

@@ -191,16 +191,9 @@ func plausibleFlags(c *cli.Command) []string {
 // stderr to seen; it returns how many calls got a result, and of how many tools.
 func callEveryTool(t *testing.T, env []string, dir string, seen *strings.Builder) (calls, nTools int) {
 	t.Helper()
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
-	cmd.Env, cmd.Dir = env, dir
-	var serveErr bytes.Buffer
-	cmd.Stderr = &serveErr
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "canary", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	session, serveErr := mcpSession(t, ctx, env, dir)
 	tools, err := session.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

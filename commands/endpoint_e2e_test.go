@@ -99,16 +99,9 @@ func TestRemoteEndpointDoneWhen(t *testing.T) {
 	if err := os.Remove(dotenv); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
-	cmd.Env, cmd.Dir = env, project
-	var serveErr bytes.Buffer
-	cmd.Stderr = &serveErr
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	session, serveErr := mcpSession(t, ctx, env, project)
 	call := func(name string, args map[string]any) map[string]any {
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 		if err != nil {

@@ -79,12 +79,7 @@ func TestMCPInstallUnderProfile(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	serve := exec.Command(entry.Command, entry.Args...)
-	serve.Env, serve.Dir = env, root
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "profile-test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: serve}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	session, _ := mcpSession(t, ctx, env, root, append([]string{entry.Command}, entry.Args...)...)
 	defer session.Close()
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "stack_status", Arguments: map[string]any{}})
 	if err != nil || res.IsError {
