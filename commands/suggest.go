@@ -1,5 +1,7 @@
 package commands
 
+import "loams.dev/cli/internal/typo"
+
 // suggestFlag names the flag someone meant by an unknown one: first a
 // synonym people bring from other tools or other loams verbs (`--tail` is
 // our `--lines`; `--name` on most verbs is `--stack`, and the other way
@@ -41,29 +43,9 @@ func flagSynonyms(typed string) []string {
 func suggest(s string, candidates []string) string {
 	best, bestD := "", len(s)/2+2
 	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
+		if d := typo.Distance(s, c); d < bestD {
 			best, bestD = c, d
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

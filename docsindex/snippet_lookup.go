@@ -1,9 +1,11 @@
 package docsindex
 
 import (
+	"slices"
 	"strings"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/typo"
 )
 
 // aliases are what people type for a language or an engine.
@@ -32,7 +34,7 @@ func (b *Bundle) Snippet(engine, language, task string) (*Snippet, error) {
 		flag, value string
 		known       []string
 	}{{"engine", engine, engines}, {"language", language, languages}, {"task", task, tasks}} {
-		if !contains(f.known, f.value) {
+		if !slices.Contains(f.known, f.value) {
 			hint = f.flag + "s: " + strings.Join(f.known, ", ")
 			if guess := closest(f.value, f.known); guess != "" {
 				hint = "did you mean " + guess + "? " + hint
@@ -60,7 +62,7 @@ func (b *Bundle) Snippet(engine, language, task string) (*Snippet, error) {
 // a prefix ("py"), or one or two letters off ("pyhton").
 func closest(v string, known []string) string {
 	v = strings.ToLower(strings.TrimSpace(v))
-	if a, ok := aliases[v]; ok && contains(known, a) {
+	if a, ok := aliases[v]; ok && slices.Contains(known, a) {
 		return a
 	}
 	best, bestD := "", 3
@@ -68,41 +70,11 @@ func closest(v string, known []string) string {
 		if len(v) >= 2 && strings.HasPrefix(k, v) {
 			return k
 		}
-		if d := distance(v, k); d < bestD {
+		if d := typo.Distance(v, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-// distance is the Levenshtein distance, for short words.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // short caps a value echoed in an error at 200 characters.
