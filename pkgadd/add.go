@@ -2,6 +2,7 @@ package pkgadd
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,7 +81,7 @@ func Prepare(req Request) (*Plan, error) {
 	// A known package narrows the ecosystem: `celery` exists only on PyPI.
 	fits := func(m Manager) bool {
 		for _, p := range req.Packages {
-			if contains(unknown, p) {
+			if slices.Contains(unknown, p) {
 				continue
 			}
 			if _, _, ok := allow.Lookup(p, m.Registry); !ok {
@@ -126,7 +127,7 @@ func plan(req Request, pick Found, unknown []string) (*Plan, error) {
 		argv = append(argv, pick.DevFlag...)
 	}
 	for _, name := range req.Packages {
-		if contains(unknown, name) {
+		if slices.Contains(unknown, name) {
 			argv = append(argv, name) // passed through as given: the user's choice
 			continue
 		}

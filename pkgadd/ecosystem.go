@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -150,7 +151,7 @@ func detectHere(dir string) (found []Found, pipOnly bool) {
 // choose picks the manager for language (or the single detected one).
 func choose(dir, language string, found []Found, pipOnly bool, fits func(Manager) bool) (Found, []Found, error) {
 	if language != "" {
-		if !contains(languages, language) {
+		if !slices.Contains(languages, language) {
 			return Found{}, nil, errs.New(errs.Usage, "use --language "+strings.Join(languages, ", "), "unknown language %q", language).With("language", language)
 		}
 		for _, f := range found {
@@ -209,13 +210,4 @@ func markerOr(f Found) string {
 		return "no manifest yet"
 	}
 	return f.Marker
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

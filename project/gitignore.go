@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"loams.dev/cli/internal/errs"
@@ -58,7 +59,7 @@ func PlanIgnore(ctx context.Context, root string, files ...string) ([]*IgnoreEdi
 				return nil, err
 			}
 		}
-		if !needed(ctx, dir, name, e) || contains(e.Names, name) {
+		if !needed(ctx, dir, name, e) || slices.Contains(e.Names, name) {
 			continue
 		}
 		if byPath[gi] == nil {
@@ -162,13 +163,4 @@ func repoAbove(dir string) bool {
 		}
 		dir = parent
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -43,7 +44,7 @@ func Add(values ...string) {
 	registry.Lock()
 	defer registry.Unlock()
 	for _, v := range values {
-		if len(v) < minLen || contains(registry.values, v) {
+		if len(v) < minLen || slices.Contains(registry.values, v) {
 			continue
 		}
 		registry.values = append(registry.values, v)
@@ -60,15 +61,6 @@ func Add(values ...string) {
 		pairs = append(pairs, v, Placeholder)
 	}
 	registry.replacer = strings.NewReplacer(pairs...)
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // String returns s with every known secret value replaced by Placeholder.
