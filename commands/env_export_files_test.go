@@ -1,32 +1,14 @@
 package commands
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"loams.dev/cli/internal/testbin"
 )
 
 // loamsIn runs the built binary in dir.
-func loamsIn(t *testing.T, env []string, dir string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(testbin.Loams(t), args...)
-	cmd.Env, cmd.Dir = env, dir
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
-}
-
 func listFiles(t *testing.T, dir string) string {
 	t.Helper()
 	var b strings.Builder

@@ -3,7 +3,6 @@ package commands
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,21 +24,6 @@ func bareEnv(t *testing.T, path string, extra ...string) []string {
 	}
 	return append(append(env, "PATH="+path, "HOME="+t.TempDir(), "LOAMS_HOME="+t.TempDir(), "LOAMS_SECRETS=file",
 		"CI=true", "LOAMS_TEST_ROOT="+t.TempDir()), extra...)
-}
-
-func run(t *testing.T, env []string, bin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = env
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
 }
 
 func linkAs(t *testing.T, target, path string) string {

@@ -23,8 +23,27 @@ func cliEnv(t *testing.T, extra ...string) []string {
 
 func loams(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(testbin.Loams(t), args...)
-	cmd.Env = env
+	return runProcess(t, env, "", testbin.Loams(t), args...)
+}
+
+// loamsIn is loams run in dir.
+func loamsIn(t *testing.T, env []string, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return runProcess(t, env, dir, testbin.Loams(t), args...)
+}
+
+// run is bin (a loams built some other way) with env.
+func run(t *testing.T, env []string, bin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return runProcess(t, env, "", bin, args...)
+}
+
+// runProcess runs bin with env in dir ("": this directory) and returns its
+// output and exit code; failing to start it fails the test.
+func runProcess(t *testing.T, env []string, dir, bin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env, cmd.Dir = env, dir
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
