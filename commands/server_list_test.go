@@ -26,17 +26,6 @@ func bareEnv(t *testing.T, path string, extra ...string) []string {
 		"CI=true", "LOAMS_TEST_ROOT="+t.TempDir()), extra...)
 }
 
-func linkAs(t *testing.T, target, path string) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(target, path); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 type serverListJSON struct {
 	Servers []struct {
 		Path, Source, Version string
@@ -53,12 +42,12 @@ func TestServerBehindTheCLIOnPath(t *testing.T) {
 	t.Parallel()
 	cli := testbin.Loams(t)
 	cliDir, copyDir, srvDir := t.TempDir(), t.TempDir(), t.TempDir()
-	self := linkAs(t, cli, filepath.Join(cliDir, "loams"))
+	self := testbin.Symlink(t, cli, filepath.Join(cliDir, "loams"))
 	data, _ := os.ReadFile(cli)
 	if err := testbin.WriteExecutable(filepath.Join(copyDir, "loams"), data); err != nil {
 		t.Fatal(err)
 	}
-	srv := linkAs(t, testbin.Build(t, "./internal/testserver"), filepath.Join(srvDir, "loams"))
+	srv := testbin.Symlink(t, testbin.Build(t, "./internal/testserver"), filepath.Join(srvDir, "loams"))
 	env := bareEnv(t, strings.Join([]string{cliDir, copyDir, srvDir, "/usr/bin", "/bin"}, string(os.PathListSeparator)))
 
 	out, errOut, code := run(t, env, self, "server", "list", "-o", "json")
@@ -137,9 +126,9 @@ func TestServerFromThePackage(t *testing.T) {
 	t.Parallel()
 	cli := testbin.Loams(t)
 	cliDir := t.TempDir()
-	self := linkAs(t, cli, filepath.Join(cliDir, "loams"))
+	self := testbin.Symlink(t, cli, filepath.Join(cliDir, "loams"))
 	env := bareEnv(t, cliDir+":/usr/bin:/bin")
-	pkg := linkAs(t, testbin.Build(t, "./internal/testserver"), filepath.Join(envValue(env, "LOAMS_TEST_ROOT"), "usr", "bin", "loams"))
+	pkg := testbin.Symlink(t, testbin.Build(t, "./internal/testserver"), filepath.Join(envValue(env, "LOAMS_TEST_ROOT"), "usr", "bin", "loams"))
 	out, errOut, code := run(t, env, self, "server", "list", "-o", "text")
 	if code != 0 || !strings.Contains(out, pkg+"\tpackage\tloams 0.0.1\tused") {
 		t.Fatalf("server list: %d %q %s", code, out, errOut)

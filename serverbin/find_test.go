@@ -36,17 +36,6 @@ func place(t *testing.T, target, path string) string {
 	return path
 }
 
-func symlink(t *testing.T, target, path string) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(target, path); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
 func script(t *testing.T, path, body string) string {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -124,7 +113,7 @@ func TestFinderNeverItself(t *testing.T) {
 	srv := testbin.Build(t, "./internal/testserver")
 	self := script(t, filepath.Join(t.TempDir(), "loams"), "exit 99")
 	cliDir, srvDir := t.TempDir(), t.TempDir()
-	symlink(t, self, filepath.Join(cliDir, "loams")) // the CLI first on PATH, through a symlink
+	testbin.Symlink(t, self, filepath.Join(cliDir, "loams")) // the CLI first on PATH, through a symlink
 	later := place(t, srv, filepath.Join(srvDir, "loams"))
 	env := map[string]string{"PATH": cliDir + string(os.PathListSeparator) + srvDir}
 	f := &serverbin.Finder{Home: home.Home{Dir: t.TempDir()}, Getenv: func(k string) string { return env[k] }, Self: self, Root: t.TempDir()}
