@@ -1,11 +1,9 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/testbin"
 	"loams.dev/cli/secret"
 )
 
@@ -26,16 +23,8 @@ import (
 func crashWithKey(t *testing.T, env []string, dir string, h home.Home, key string) string {
 	t.Helper()
 	env = append(env[:len(env):len(env)], "TESTSERVER_CRASH=boom", "TESTSERVER_PRINT_KEY=1")
-	run := func(args ...string) string {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, testbin.Loams(t), args...)
-		cmd.Env, cmd.Dir = env, dir
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		_ = cmd.Run()
-		return out.String()
-	}
+	runWith := canaryRunner(t, env, dir)
+	run := func(args ...string) string { return runWith("", args...) }
 	var seen strings.Builder
 	seen.WriteString(run("stack", "create", "--name", "crashy", "--port-base", "24200", "--no-start"))
 	if err := (secret.File{Home: h}).Set(context.Background(), "crashy", secret.New(key)); err != nil {

@@ -1,14 +1,11 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/iostreams"
@@ -50,17 +47,7 @@ func TestCanaryProfileKeyNeverLeaks(t *testing.T) {
 	env := append(os.Environ(), "LOAMS_HOME="+h.Dir, "LOAMS_SECRETS=file", "HOME="+filepath.Join(root, "home"),
 		"CI=true", "CLAUDE_PROJECT_DIR="+project, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
 
-	run := func(stdin string, args ...string) string {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, testbin.Loams(t), args...)
-		cmd.Env, cmd.Dir, cmd.Stdin = env, project, strings.NewReader(stdin)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		cmd.WaitDelay = 2 * time.Second
-		_ = cmd.Run()
-		return out.String()
-	}
+	run := canaryRunner(t, env, project)
 	var seen strings.Builder
 	// The endpoint's own commands, with the key where they take it.
 	for _, args := range [][]string{

@@ -46,17 +46,7 @@ func TestCanaryNeverLeaks(t *testing.T) {
 		"CI=true", "CLAUDE_PROJECT_DIR="+project, "PATH="+bin+":"+os.Getenv("PATH"),
 		"LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
 
-	run := func(stdin string, args ...string) string {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, testbin.Loams(t), args...)
-		cmd.Env, cmd.Dir, cmd.Stdin = env, project, strings.NewReader(stdin)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		cmd.WaitDelay = 2 * time.Second
-		_ = cmd.Run()
-		return out.String()
-	}
+	run := canaryRunner(t, env, project)
 	var seen strings.Builder
 	seen.WriteString(run("", "stack", "create", "--name", "dev", "--port-base", "24000", "--no-start"))
 	if err := (secret.File{Home: h}).Set(context.Background(), "dev", secret.New(canary)); err != nil {
@@ -102,6 +92,23 @@ func TestCanaryNeverLeaks(t *testing.T) {
 		t.Fatalf("too little covered: %d tool calls over %d tools, %d commands", calls, nTools, commands)
 	}
 	t.Logf("scanned %d tool calls over %d tools and %d commands (x2), %d bytes", calls, nTools, commands, seen.Len())
+}
+
+// canaryRunner runs the test build of loams in dir with env, stdin given,
+// and returns everything it printed (stdout and stderr), whatever it exits
+// with: the canary scans output, not outcomes.
+func canaryRunner(t *testing.T, env []string, dir string) func(stdin string, args ...string) string {
+	return func(stdin string, args ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, testbin.Loams(t), args...)
+		cmd.Env, cmd.Dir, cmd.Stdin = env, dir, strings.NewReader(stdin)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		cmd.WaitDelay = 2 * time.Second
+		_ = cmd.Run()
+		return out.String()
+	}
 }
 
 // argumentSets derives calls from a tool's input schema: empty, every
