@@ -4,9 +4,12 @@
 package errs
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Code is a stable, documented error code.
@@ -57,6 +60,14 @@ const (
 	ChecksumMismatch        Code = "checksum_mismatch"
 	SignatureInvalid        Code = "signature_invalid"
 	ManifestInvalid         Code = "manifest_invalid"
+
+	StackAmbiguous            Code = "stack_ambiguous"
+	ReleaseNotPublished       Code = "release_not_published"
+	EnvTargetMismatch         Code = "env_target_mismatch"
+	PackageNotPublished       Code = "package_not_published"
+	ToolDisabled              Code = "tool_disabled"
+	ConfigUnreadable          Code = "config_unreadable"
+	ServiceManagerUnavailable Code = "service_manager_unavailable"
 )
 
 // exitCodes is the one table from error code to process exit code.
@@ -103,6 +114,14 @@ var exitCodes = map[Code]int{
 	ChecksumMismatch:        9,
 	SignatureInvalid:        9,
 	ManifestInvalid:         9,
+
+	StackAmbiguous:            2,
+	ReleaseNotPublished:       4,
+	EnvTargetMismatch:         5,
+	ConfigUnreadable:          5,
+	PackageNotPublished:       6,
+	ServiceManagerUnavailable: 6,
+	ToolDisabled:              8,
 }
 
 // ExitCode returns the exit code of c; an unknown code is a bug (1).
@@ -128,6 +147,10 @@ type Error struct {
 	Code    Code
 	Message string
 	Hint    string
+	// AgentHint is the same remedy for an MCP caller: a tool call with its
+	// arguments, or "ask the user to run …" when only a person can act.
+	// Empty means Hint already fits both faces (it names no command).
+	AgentHint string
 	// Details holds machine-readable context (names, ports, log tails).
 	// Never put a secret here: it is printed and returned to agents.
 	Details map[string]any
@@ -153,6 +176,37 @@ func (e *Error) With(key string, value any) *Error {
 	}
 	e.Details[key] = value
 	return e
+}
+
+// ForAgent sets the hint an MCP caller gets instead of Hint; it mutates
+// and returns e for chaining. Write it with ToolCall or AskUser.
+func (e *Error) ForAgent(hint string) *Error {
+	e.AgentHint = hint
+	return e
+}
+
+// ToolCall renders the agent's remedy "call TOOL with {args}". Args are
+// rendered as compact JSON so the agent can paste them.
+func ToolCall(tool string, args map[string]any) string {
+	if len(args) == 0 {
+		return "call " + tool
+	}
+	b, err := marshalPlain(args)
+	if err != nil {
+		return "call " + tool
+	}
+	return "call " + tool + " with " + b
+}
+
+// AskUser renders a remedy only a person can carry out.
+func AskUser(command string) string { return "ask the user to run `" + command + "`" }
+
+// HintFor returns the hint for the face: agent selects AgentHint when set.
+func (e *Error) HintFor(agent bool) string {
+	if agent && e.AgentHint != "" {
+		return e.AgentHint
+	}
+	return e.Hint
 }
 
 // Wrap attaches a cause.
@@ -190,4 +244,16 @@ type Object struct {
 // Object returns the JSON form of e.
 func (e *Error) Object() Object {
 	return Object{Code: e.Code, Message: e.Message, Hint: e.Hint, ExitCode: e.ExitCode(), Details: e.Details}
+}
+
+// marshalPlain is compact JSON without HTML escaping (hints are read by
+// people and models, not pasted into HTML).
+func marshalPlain(v any) (string, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
 }

@@ -21,7 +21,9 @@ var specExitCodes = map[Code]int{
 	"endpoint_unreachable": 7, "tls_error": 7, "disk_full": 7,
 	"forbidden": 8, "path_outside_project": 8, "unauthenticated": 8, "unsafe_permissions": 8,
 	"secret_missing": 9, "checksum_mismatch": 9, "signature_invalid": 9, "manifest_invalid": 9,
-	"interrupted": 130,
+	"interrupted":     130,
+	"stack_ambiguous": 2, "release_not_published": 4, "env_target_mismatch": 5, "config_unreadable": 5,
+	"package_not_published": 6, "service_manager_unavailable": 6, "tool_disabled": 8,
 }
 
 func TestEveryCodeMapsToItsExitCode(t *testing.T) {
@@ -69,5 +71,19 @@ func TestObjectJSONShape(t *testing.T) {
 	want := `{"code":"port_in_use","message":"port 6333 is in use","hint":"stop the other process","exit_code":5,"details":{"port":6333}}`
 	if string(b) != want {
 		t.Fatalf("got  %s\nwant %s", b, want)
+	}
+}
+
+func TestToolCallRendersArgumentsAsAnAgentPastesThem(t *testing.T) {
+	got := ToolCall("stack_start", map[string]any{"name": "a<b"})
+	if want := `call stack_start with {"name":"a<b"}`; got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+	e := New(StackNotRunning, "run `loams stack start dev`", "not running").ForAgent(got)
+	if e.HintFor(false) != "run `loams stack start dev`" || e.HintFor(true) != got {
+		t.Fatalf("HintFor picked the wrong face: %q / %q", e.HintFor(false), e.HintFor(true))
+	}
+	if New(Usage, "h", "m").HintFor(true) != "h" {
+		t.Fatal("without an agent hint both faces share Hint")
 	}
 }
