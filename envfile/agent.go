@@ -15,6 +15,7 @@ type AgentRequest struct {
 	MergeInto  string // optional, e.g. .env
 	Version    string
 	Now        time.Time
+	Force      bool // rewrite a file written for another target
 }
 
 // AgentResult is the tool's answer: names and redacted values, never the key.
@@ -48,7 +49,7 @@ func ExportForAgent(ctx context.Context, s Stack, req AgentRequest) (AgentResult
 			return AgentResult{}, err
 		}
 	}
-	res, err := Export(ctx, s, Target{Write: write, Merge: merge, Gitignore: true, Root: req.ProjectDir, Version: req.Version, Now: req.Now})
+	res, err := Export(ctx, s, Target{Write: write, Merge: merge, Gitignore: true, Root: req.ProjectDir, Version: req.Version, Now: req.Now, Force: req.Force})
 	if err != nil {
 		return AgentResult{}, err
 	}

@@ -26,6 +26,9 @@ type Target struct {
 	Root    string
 	Version string // loams version for the header line
 	Now     time.Time
+	// Force rewrites a file (or replaces a block) written for another
+	// target; without it that is env_target_mismatch (target.go).
+	Force bool
 }
 
 // Result is what an export did; it holds no secret.
@@ -57,7 +60,7 @@ func Export(ctx context.Context, s Stack, t Target) (Result, error) {
 	var steps []step
 	var keyFiles, mergeFiles []string // resolved, for .gitignore: .env.loams first
 	if t.Merge != "" {
-		st, err := planMerge(ctx, s, t.Merge, shown(t.Root, t.Merge))
+		st, err := planMerge(ctx, s, t.Merge, shown(t.Root, t.Merge), t.Force)
 		if err != nil {
 			return Result{}, err
 		}
@@ -71,6 +74,9 @@ func Export(ctx context.Context, s Stack, t Target) (Result, error) {
 	if t.Write != "" {
 		real, err := keyTarget(ctx, t.Write, shown(t.Root, t.Write))
 		if err != nil {
+			return Result{}, err
+		}
+		if err := checkWriteTarget(real, shown(t.Root, t.Write), s, t.Force); err != nil {
 			return Result{}, err
 		}
 		keyFiles = append(keyFiles, real)
@@ -132,7 +138,7 @@ func keyTarget(ctx context.Context, p, show string) (string, error) {
 	return real, project.CheckKeyFile(ctx, show, real)
 }
 
-func planMerge(ctx context.Context, s Stack, p, show string) (step, error) {
+func planMerge(ctx context.Context, s Stack, p, show string, force bool) (step, error) {
 	real, err := keyTarget(ctx, p, show)
 	if err != nil {
 		return step{}, err
@@ -142,6 +148,12 @@ func planMerge(ctx context.Context, s Stack, p, show string) (step, error) {
 		return step{}, fileError(p, err)
 	}
 	st.tightened = st.existed && st.oldPerm != keyMode
+	if other := otherBlock(st.old, s); other != "" {
+		if !force {
+			return step{}, mismatch(show, other, s.blockLabel())
+		}
+		st.old = dropBlocks(st.old, other)
+	}
 	if st.data, err = Merge(st.old, s, p); err != nil {
 		return step{}, err
 	}
