@@ -24,9 +24,13 @@ type endpointCheck struct {
 // accepted, version skew. Read-only: one GetInstance and one WhoAmI. No
 // remote endpoint, no checks (local stacks have their own).
 func endpointChecks(ctx context.Context, f *Factory) []endpointCheck {
-	ep, err := f.Endpoint()
+	ws, err := f.Workspace()
 	if err != nil {
-		if f.remoteConfigured() {
+		return nil
+	}
+	ep, _, err := ws.Endpoint()
+	if err != nil {
+		if ws.EndpointNamed() {
 			e := errs.As(err)
 			return []endpointCheck{{Name: "endpoint", Status: "fail", Message: e.Message, Fix: e.Hint}}
 		}

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
 	"loams.dev/cli/project"
+	"loams.dev/cli/workspace"
 )
 
 type envExportOptions struct {
@@ -24,16 +24,11 @@ type envExportOptions struct {
 	NoGitignore bool
 	ProjectDir  string
 	Cwd         string
+	Force       bool // rewrite a file written for another target
 
-	// Stacks reads a stack's settings and key; the factory's default reads
-	// LOAMS_HOME, tests pass their own.
-	Stacks envStacks
-}
-
-// envStacks is what env export needs from the stacks of LOAMS_HOME.
-type envStacks interface {
-	Names() ([]string, error)
-	Load(ctx context.Context, name string) (envfile.Stack, error)
+	// Source is what gets exported for the --stack given ("" for none);
+	// nil asks the workspace (the target rule), tests pass their own.
+	Source func(ctx context.Context, name string) (envfile.Stack, workspace.Target, error)
 }
 
 // envExportJSON is `env export --output json`: names and redacted values.
@@ -47,6 +42,7 @@ type envExportJSON struct {
 	GitignoreUpdated string            `json:"gitignore_updated,omitempty"`
 	GitignoreAdded   []string          `json:"gitignore_added,omitempty"`
 	ModeTightened    []string          `json:"mode_tightened,omitempty"`
+	Target           workspace.Target  `json:"target"`
 }
 
 func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) error) *cli.Command {
@@ -63,11 +59,12 @@ func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) e
 			"loams env export --write .env.loams", "loams env export --stack dev --merge .env",
 			"eval \"$(loams env export --format shell)\"", "loams env export --output json"),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "stack", Usage: "stack to export (default: the profile's default_stack)"},
+			&cli.StringFlag{Name: "stack", Usage: "stack to export (default: the target rule: LOAMS_STACK, loams.toml, default_stack, the only stack)"},
 			&cli.StringFlag{Name: "format", Value: "dotenv", Usage: "dotenv, shell or json"},
 			&cli.StringFlag{Name: "write", Usage: "replace this file (e.g. .env.loams) instead of printing"},
 			&cli.StringFlag{Name: "merge", Usage: "merge a marked block into this file (e.g. .env)"},
 			&cli.BoolFlag{Name: "no-gitignore", Usage: "do not add the written file to .gitignore"},
+			&cli.BoolFlag{Name: "force", Usage: "rewrite a file written for another stack or endpoint (re-points the app)"},
 			&cli.StringFlag{Name: "project-dir", Usage: "project directory (default: $CLAUDE_PROJECT_DIR, else the nearest project root)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -78,7 +75,7 @@ func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) e
 				Stack: cmd.String("stack"), Format: cmd.String("format"),
 				Write: cmd.String("write"), Merge: cmd.String("merge"),
 				NoGitignore: cmd.Bool("no-gitignore"), ProjectDir: cmd.String("project-dir"),
-				Stacks: homeStacks{f},
+				Force: cmd.Bool("force"),
 			}
 			switch opts.Format {
 			case "dotenv", "shell", "json":
@@ -102,11 +99,24 @@ func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) e
 }
 
 func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error {
-	st, err := exportSource(ctx, f, opts) // a stack, or a remote profile (env_export_remote.go)
+	f.useProjectDir(opts.ProjectDir)
+	source, name := opts.Source, opts.Stack
+	if source == nil {
+		ws, err := f.Workspace()
+		if err != nil {
+			return err
+		}
+		// --stack is the rule's second step; a stack, or a remote profile.
+		source, name, ws.StackFlag = ws.ExportSource, "", opts.Stack
+	}
+	st, target, err := source(ctx, name)
 	if err != nil {
 		return err
 	}
-	out := envExportJSON{Stack: st.Name, Variables: st.Values()}
+	if opts.Format != "json" {
+		f.sayTarget(target)
+	}
+	out := envExportJSON{Stack: st.Name, Variables: st.Values(), Target: target}
 	if st.IsRemote() {
 		out.Stack, out.Profile, out.Endpoint = "", st.Name, st.Endpoint
 	}
@@ -116,7 +126,7 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 			return err
 		}
 		t := envfile.Target{Write: inDir(dir, opts.Write), Merge: inDir(dir, opts.Merge), Root: dir,
-			Gitignore: !opts.NoGitignore, Version: buildinfo.Get().Version, Now: f.Now()}
+			Gitignore: !opts.NoGitignore, Version: buildinfo.Get().Version, Now: f.Now(), Force: opts.Force}
 		res, err := envfile.Export(ctx, st, t)
 		if err != nil {
 			return err
@@ -148,32 +158,6 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		_, err = f.IO.Out.Write(st.Dotenv(buildinfo.Get().Version, f.Now()))
 	}
 	return err
-}
-
-// pickStack is --stack, else the profile's default_stack, else the only stack.
-func pickStack(f *Factory, flag string, stacks envStacks) (string, error) {
-	if flag != "" {
-		return flag, nil
-	}
-	p, err := f.Profile()
-	if err != nil {
-		return "", err
-	}
-	if p.DefaultStack != "" {
-		return p.DefaultStack, nil
-	}
-	names, err := stacks.Names()
-	if err != nil {
-		return "", err
-	}
-	switch len(names) {
-	case 0:
-		return "", errs.New(errs.StackNotFound, "create one with `loams stack create --name dev`", "there are no stacks yet")
-	case 1:
-		return names[0], nil
-	}
-	return "", errs.New(errs.Usage, fmt.Sprintf("pass --stack with one of: %v, or set `loams configure set default_stack NAME`", names),
-		"%d stacks exist and no default stack is set", len(names)).With("stacks", names)
 }
 
 // inDir resolves a relative path against the project directory; absolute

@@ -47,7 +47,7 @@ func TestEnvExportRemoteProfileByteExact(t *testing.T) {
 	f := remoteFactory(t, output.Table)
 	dir := t.TempDir()
 	_ = os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{}`), 0o644)
-	if err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Write: ".env.loams", ProjectDir: dir, Cwd: dir, NoGitignore: true, Stacks: homeStacks{f}}); err != nil {
+	if err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Write: ".env.loams", ProjectDir: dir, Cwd: dir, NoGitignore: true}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, ".env.loams"))
@@ -71,7 +71,7 @@ LOAMS_PG_URL=postgres://loams.example.com:5432/default
 	// --merge: the block is named for the profile; bytes outside stay.
 	envPath := filepath.Join(dir, ".env")
 	_ = os.WriteFile(envPath, []byte("export PORT=3000\r\n# mine\r\n"), 0o640)
-	if err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Merge: ".env", ProjectDir: dir, Cwd: dir, NoGitignore: true, Stacks: homeStacks{f}}); err != nil {
+	if err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Merge: ".env", ProjectDir: dir, Cwd: dir, NoGitignore: true}); err != nil {
 		t.Fatal(err)
 	}
 	merged, _ := os.ReadFile(envPath)
@@ -84,7 +84,7 @@ LOAMS_PG_URL=postgres://loams.example.com:5432/default
 func TestEnvExportRemoteFormats(t *testing.T) {
 	f := remoteFactory(t, output.JSON)
 	ios := f.IO
-	if err := runEnvExport(context.Background(), f, &envExportOptions{Format: "json", Stacks: homeStacks{f}}); err != nil {
+	if err := runEnvExport(context.Background(), f, &envExportOptions{Format: "json"}); err != nil {
 		t.Fatal(err)
 	}
 	out := ios.Out.(interface{ String() string }).String()
@@ -101,7 +101,7 @@ func TestEnvExportRemoteFormats(t *testing.T) {
 	}
 
 	f2 := remoteFactory(t, output.Table)
-	if err := runEnvExport(context.Background(), f2, &envExportOptions{Format: "shell", Stacks: homeStacks{f2}}); err != nil {
+	if err := runEnvExport(context.Background(), f2, &envExportOptions{Format: "shell"}); err != nil {
 		t.Fatal(err)
 	}
 	shell := f2.IO.Out.(interface{ String() string }).String()
@@ -111,7 +111,7 @@ func TestEnvExportRemoteFormats(t *testing.T) {
 
 	// --stack still exports a local stack, whatever the profile says.
 	f3 := remoteFactory(t, output.Table)
-	err := runEnvExport(context.Background(), f3, &envExportOptions{Stack: "dev", Format: "dotenv", Stacks: oneStack()})
+	err := runEnvExport(context.Background(), f3, &envExportOptions{Stack: "dev", Format: "dotenv", Source: oneStack().source})
 	if err != nil || !strings.Contains(f3.IO.Out.(interface{ String() string }).String(), "LOAMS_STACK=dev") {
 		t.Fatalf("--stack dev: %v", err)
 	}
@@ -121,7 +121,7 @@ func TestEnvExportRemoteWithoutKeyIsUnauthenticated(t *testing.T) {
 	f := remoteFactory(t, output.Table)
 	h, _ := f.Home()
 	_ = (secret.File{Home: h, Scope: secret.Profiles}).Delete(context.Background(), "staging")
-	err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Stacks: homeStacks{f}})
+	err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv"})
 	if !errs.Is(err, errs.Unauthenticated) || !strings.Contains(errs.As(err).Hint, "loams login --with-api-key --profile staging") {
 		t.Fatalf("err = %v", err)
 	}
@@ -138,7 +138,7 @@ func TestRemoteKeyRefusedWhenConfigIsWritableByOthers(t *testing.T) {
 	if err := os.Chmod(h.Config(), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Stacks: homeStacks{f}})
+	err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv"})
 	if e := errs.As(err); e.Code != errs.UnsafePermissions || e.ExitCode() != 8 || !strings.Contains(e.Hint, "chmod 600 "+h.Config()) {
 		t.Fatalf("err = %v", err)
 	}

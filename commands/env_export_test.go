@@ -18,6 +18,7 @@ import (
 	"loams.dev/cli/internal/iostreams"
 	"loams.dev/cli/internal/output"
 	"loams.dev/cli/secret"
+	"loams.dev/cli/workspace"
 )
 
 const testKey = "loams_abcdefghijkl_ENVEXPORTTESTKEYENVEXPORTTESTKE"
@@ -38,6 +39,19 @@ func (s fakeStacks) Load(_ context.Context, name string) (envfile.Stack, error) 
 		return st, errs.New(errs.StackNotFound, "run `loams stack list`", "no stack named %q", name)
 	}
 	return st, nil
+}
+
+// source is envExportOptions.Source over the fake stacks: the named one,
+// else the only one.
+func (s fakeStacks) source(ctx context.Context, name string) (envfile.Stack, workspace.Target, error) {
+	t := workspace.Target{Stack: name, Source: workspace.FromArgument}
+	if name == "" && len(s) == 1 {
+		for n := range s {
+			t = workspace.Target{Stack: n, Source: workspace.FromOnlyStack}
+		}
+	}
+	st, err := s.Load(ctx, t.Stack)
+	return st, t, err
 }
 
 func oneStack() fakeStacks {
@@ -97,7 +111,7 @@ func TestEnvExportPrints(t *testing.T) {
 		if tt.json {
 			fmtName = "json" // what the constructor does under --output json
 		}
-		err := runEnvExport(context.Background(), f, &envExportOptions{Format: fmtName, Stacks: oneStack(), Cwd: t.TempDir()})
+		err := runEnvExport(context.Background(), f, &envExportOptions{Format: fmtName, Source: oneStack().source, Cwd: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +140,7 @@ func TestEnvExportWritesIntoProject(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(proj, ".env"), []byte("# mine\nexport A=1"), 0o640)
 	f, out, errOut := envFactory(t, output.Table, nil)
-	opts := &envExportOptions{Format: "dotenv", Write: ".env.loams", Merge: ".env", ProjectDir: proj, Stacks: oneStack(), Cwd: t.TempDir()}
+	opts := &envExportOptions{Format: "dotenv", Write: ".env.loams", Merge: ".env", ProjectDir: proj, Source: oneStack().source, Cwd: t.TempDir()}
 	if err := runEnvExport(context.Background(), f, opts); err != nil {
 		t.Fatal(err)
 	}
@@ -160,32 +174,3 @@ func TestEnvExportWritesIntoProject(t *testing.T) {
 	}
 }
 
-func TestEnvExportPicksStack(t *testing.T) {
-	t.Parallel()
-	two := oneStack()
-	two["prod"] = envfile.Stack{Name: "prod", Key: secret.New(testKey)}
-	tests := []struct {
-		flag   string
-		stacks fakeStacks
-		want   string
-		code   errs.Code
-	}{
-		{stacks: oneStack(), want: "dev"},
-		{flag: "prod", stacks: two, want: "prod"},
-		{stacks: two, code: errs.Usage},
-		{stacks: fakeStacks{}, code: errs.StackNotFound},
-	}
-	for _, tt := range tests {
-		f, _, _ := envFactory(t, output.Table, nil)
-		got, err := pickStack(f, tt.flag, tt.stacks)
-		if tt.code != "" {
-			if !errs.Is(err, tt.code) {
-				t.Errorf("%+v: err %v, want %s", tt, err, tt.code)
-			}
-			continue
-		}
-		if got != tt.want || err != nil {
-			t.Errorf("pickStack = %q, %v; want %q", got, err, tt.want)
-		}
-	}
-}

@@ -9,6 +9,7 @@ import (
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/iostreams"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/workspace"
 )
 
 // Factory carries what every command needs. One is made per process (or per
@@ -32,6 +33,11 @@ type Factory struct {
 	// install/doctor look for the project (tests; init's --project-dir).
 	agentsProjectDir string
 
+	// projectDir is --project-dir of the running command; ws the resolver
+	// built from it (factory_workspace.go).
+	projectDir string
+	ws         *workspace.Workspace
+
 	// keyringNote makes the "no usable OS keyring" notice once per process.
 	keyringNote sync.Once
 }
@@ -47,6 +53,7 @@ type Globals struct {
 	Verbose         bool
 	Color           string // auto | always | never
 	Endpoint        string // --endpoint URL|local:STACK (endpoints.md)
+	Stack           string // --stack: the stack when a command names none (project.md)
 }
 
 // Home resolves LOAMS_HOME without creating it.
@@ -67,19 +74,11 @@ func (f *Factory) Config() (*config.File, error) {
 	return config.Load(h.Config())
 }
 
-// Profile returns the active profile. A profile named explicitly must exist;
+// Profile returns the active profile: --profile > LOAMS_PROFILE > the
+// project's loams.toml > default. A profile named explicitly must exist;
 // the implicit default may be absent (its settings are then all empty).
 func (f *Factory) Profile() (config.Profile, error) {
-	cfg, err := f.Config()
-	if err != nil {
-		return config.Profile{}, err
-	}
-	p, ok := cfg.Profile(f.Globals.Profile)
-	if !ok && f.Globals.ProfileExplicit {
-		return p, errs.New(errs.ProfileNotFound, "run `loams configure list` to see the profiles, or create it with `loams --profile "+f.Globals.Profile+" configure set KEY VALUE`",
-			"no profile named %q in %s", f.Globals.Profile, cfg.Path).With("profile", f.Globals.Profile)
-	}
-	return p, nil
+	return f.profileFromWorkspace()
 }
 
 // Printer renders results in the chosen format on stdout.

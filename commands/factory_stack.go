@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/buildinfo"
-	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
 	"loams.dev/cli/stack"
+	"loams.dev/cli/workspace"
 )
 
 // Supervisor is the stack manager for this LOAMS_HOME and profile.
@@ -25,21 +25,6 @@ func (f *Factory) Supervisor() (*stack.Supervisor, error) {
 	}
 	return &stack.Supervisor{Home: h, Secrets: f.SecretStore, Getenv: f.Getenv, ProfileServer: p.ServerBinary,
 		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now, Notify: f.Notice}, nil
-}
-
-// stackName is --name, else --stack's default: the profile's default_stack.
-func (f *Factory) stackName(name string) (string, error) {
-	if name != "" {
-		return name, nil
-	}
-	p, err := f.Profile()
-	if err != nil {
-		return "", err
-	}
-	if p.DefaultStack != "" {
-		return p.DefaultStack, nil
-	}
-	return "", errs.New(errs.Usage, "pass --name NAME, or set one with `loams configure set default_stack NAME`", "no stack given and no default_stack set")
 }
 
 // describeView renders a stack as a key/value block plus its endpoints.
@@ -100,9 +85,22 @@ func engineRows(d *stack.Description, indent string) [][]string {
 	return rows
 }
 
-func (f *Factory) printStack(d *stack.Description) error {
+// stackJSON is a stack's description with the target it was chosen by.
+type stackJSON struct {
+	*stack.Description
+	Target workspace.Target `json:"target"`
+	// Bound is the loams.toml that create bound to the stack.
+	Bound string `json:"bound,omitempty"`
+}
+
+func (f *Factory) printStack(d *stack.Description, t workspace.Target) error {
+	return f.printStackJSON(stackJSON{Description: d, Target: t})
+}
+
+func (f *Factory) printStackJSON(j stackJSON) error {
+	d := j.Description
 	rows, tail := describeView(d)
-	if err := f.Printer().Print(output.View{JSON: d, Rows: rows, TextRows: describeText(d)}); err != nil {
+	if err := f.Printer().Print(output.View{JSON: j, Rows: rows, TextRows: describeText(d)}); err != nil {
 		return err
 	}
 	if tail != "" && !f.JSON() {

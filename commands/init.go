@@ -223,7 +223,11 @@ func initEnvStep(ctx context.Context, f *Factory, opts *initOptions, res *initRe
 		return err
 	}
 	f.agentsProjectDir = dir
-	st, err := homeStacks{f}.Load(ctx, opts.stack)
+	ws, err := f.Workspace()
+	if err != nil {
+		return err
+	}
+	st, err := ws.StackEnv(ctx, opts.stack)
 	if err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func newLoginCmd(f *Factory) *cli.Command {
 }
 
 func runLogin(ctx context.Context, f *Factory, opts *loginOptions) error {
-	ep, err := f.Endpoint()
+	ep, _, err := f.Endpoint()
 	if err != nil {
 		return err
 	}

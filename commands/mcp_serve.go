@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -47,17 +48,27 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := f.Profile()
+	// The project (and its loams.toml) is the agent's: --project-dir, else
+	// $CLAUDE_PROJECT_DIR, else the directory the host started us in.
+	f.useProjectDir(cmp.Or(opts.projectDir, f.Getenv("CLAUDE_PROJECT_DIR")))
+	ws, err := f.Workspace()
 	if err != nil {
 		return nil, nil, err
 	}
-	stack := opts.stack
-	if stack == "" {
-		stack = p.DefaultStack
+	p, err := ws.Profile()
+	if err != nil {
+		return nil, nil, err
+	}
+	profileName, explicit, err := ws.ProfileName()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !explicit {
+		profileName = ""
 	}
 	cwd, _ := os.Getwd()
 	srv, closeFn := mcpserve.New(mcpserve.Options{
-		Home: h, Getenv: f.Getenv, Profile: p, Stack: stack, ProjectDir: opts.projectDir, Endpoint: f.Globals.Endpoint,
+		Home: h, Getenv: f.Getenv, Profile: p, ProfileName: profileName, Stack: opts.stack, ProjectDir: opts.projectDir, Endpoint: f.Globals.Endpoint,
 		Cwd: cwd, Now: f.Now, Build: buildinfo.Get(), Stderr: f.IO.ErrOut, SignalsReady: f.signalsReady,
 	})
 	return srv, closeFn, nil

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/stack"
+	"loams.dev/cli/workspace"
 )
 
 type stackCreateOptions struct {
@@ -14,6 +15,7 @@ type stackCreateOptions struct {
 	engines       string
 	noStart       bool
 	allowDownload bool
+	projectDir    string
 }
 
 func newStackCreateCmd(f *Factory) *cli.Command {
@@ -35,6 +37,7 @@ func newStackCreateCmd(f *Factory) *cli.Command {
 			&cli.BoolFlag{Name: "no-start", Usage: "create the stack without starting it", Destination: &opts.noStart},
 			&cli.BoolFlag{Name: "allow-download", Usage: "no server found: install the latest one without asking", Destination: &opts.allowDownload},
 			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &opts.Wait},
+			&cli.StringFlag{Name: "project-dir", Usage: "project to bind to the stack when it has no loams.toml binding (default: the nearest project root)", Destination: &opts.projectDir},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if opts.engines != "" {
@@ -47,10 +50,16 @@ func newStackCreateCmd(f *Factory) *cli.Command {
 }
 
 func runStackCreate(ctx context.Context, f *Factory, opts *stackCreateOptions) error {
+	f.useProjectDir(opts.projectDir)
+	ws, err := f.Workspace()
+	if err != nil {
+		return err
+	}
 	sv, err := f.Supervisor()
 	if err != nil {
 		return err
 	}
+	opts.Project = ws.ProjectRoot()
 	var d *stack.Description
 	err = f.withServer(ctx, opts.allowDownload, "loams stack create --name "+opts.Name, func() error {
 		return f.withProgress("starting "+opts.Name+"…", func() (err error) {
@@ -58,35 +67,21 @@ func runStackCreate(ctx context.Context, f *Factory, opts *stackCreateOptions) e
 			return err
 		})
 	})
-	// A stack whose first start failed still exists: it becomes the default
-	// all the same, so the hint's `loams stack start` finds it.
+	// A stack whose first start failed still exists: it is adopted all the
+	// same (the project's binding, the profile's default), so the hint's
+	// `loams stack start` finds it.
+	var adopted workspace.Adoption
 	if _, lerr := stack.Load(sv.Home, opts.Name); lerr == nil {
-		if aerr := f.adoptDefaultStack(opts.Name); aerr != nil && err == nil {
+		var aerr error
+		if adopted, aerr = ws.Adopt(opts.Name); aerr != nil && err == nil {
 			err = aerr
 		}
 	}
+	if adopted.Bound != "" && !f.JSON() {
+		f.say("bound this project to stack %s in %s", opts.Name, adopted.Bound)
+	}
 	if err != nil {
 		return err
 	}
-	return f.printStack(d)
-}
-
-// adoptDefaultStack makes the first stack created the profile's default.
-func (f *Factory) adoptDefaultStack(name string) error {
-	p, err := f.Profile()
-	if err != nil || p.DefaultStack != "" {
-		return err
-	}
-	cfg, err := f.Config()
-	if err != nil {
-		return err
-	}
-	profile := f.Globals.Profile
-	if profile == "" {
-		profile = "default"
-	}
-	if err := cfg.Set(profile, "default_stack", name); err != nil {
-		return err
-	}
-	return cfg.Save()
+	return f.printStackJSON(stackJSON{Description: d, Target: workspace.Target{Stack: opts.Name, Source: workspace.FromArgument, Project: opts.Project}, Bound: adopted.Bound})
 }

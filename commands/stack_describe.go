@@ -14,10 +14,11 @@ func newStackDescribeCmd(f *Factory) *cli.Command {
 		Description: describe("", "loams stack describe dev", "loams stack describe dev --output json"),
 		Flags:       []cli.Flag{nameFlag(&name, false)},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			n, err := f.stackName(name)
+			t, err := f.stackTarget(name)
 			if err != nil {
 				return err
 			}
+			n := t.Stack
 			sv, err := f.Supervisor()
 			if err != nil {
 				return err
@@ -26,7 +27,7 @@ func newStackDescribeCmd(f *Factory) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return f.printStack(d)
+			return f.printStack(d, t)
 		},
 	}
 }

@@ -26,10 +26,11 @@ func newStackStartCmd(f *Factory) *cli.Command {
 }
 
 func runStackStart(ctx context.Context, f *Factory, name string, wait time.Duration) error {
-	n, err := f.stackName(name)
+	t, err := f.stackTarget(name)
 	if err != nil {
 		return err
 	}
+	n := t.Stack
 	sv, err := f.Supervisor()
 	if err != nil {
 		return err
@@ -38,5 +39,5 @@ func runStackStart(ctx context.Context, f *Factory, name string, wait time.Durat
 	if err := f.withProgress("starting "+n+"…", func() (err error) { d, err = sv.Start(ctx, n, wait); return err }); err != nil {
 		return err
 	}
-	return f.printStack(d)
+	return f.printStack(d, t)
 }

@@ -20,10 +20,11 @@ func newStackStopCmd(f *Factory) *cli.Command {
 		Flags: []cli.Flag{nameFlag(&name, false),
 			&cli.DurationFlag{Name: "grace", Value: stack.DefaultGrace, Usage: "how long the server gets to shut down before SIGKILL", Destination: &grace}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			n, err := f.stackName(name)
+			t, err := f.stackTarget(name)
 			if err != nil {
 				return err
 			}
+			n := t.Stack
 			sv, err := f.Supervisor()
 			if err != nil {
 				return err
@@ -32,7 +33,7 @@ func newStackStopCmd(f *Factory) *cli.Command {
 			if err := f.withProgress("stopping "+n+"…", func() (err error) { d, err = sv.Stop(ctx, n, grace); return err }); err != nil {
 				return err
 			}
-			return f.printStack(d)
+			return f.printStack(d, t)
 		},
 	}
 }
@@ -49,10 +50,11 @@ func newStackRestartCmd(f *Factory) *cli.Command {
 			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &wait},
 			&cli.BoolFlag{Name: "upgrade", Usage: "move the stack to the current server (`loams server list`)", Destination: &upgrade}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			n, err := f.stackName(name)
+			t, err := f.stackTarget(name)
 			if err != nil {
 				return err
 			}
+			n := t.Stack
 			sv, err := f.Supervisor()
 			if err != nil {
 				return err

@@ -15,6 +15,7 @@ import (
 	"loams.dev/cli/internal/output"
 	"loams.dev/cli/serverbin"
 	"loams.dev/cli/stack"
+	"loams.dev/cli/workspace"
 )
 
 // statusJSON is `loams status --output json` (endpoints.md). Error is set
@@ -31,6 +32,7 @@ type statusJSON struct {
 	Services      []endpoint.Service `json:"services"`
 	Compatibility string             `json:"compatibility"`
 	Error         *errs.Object       `json:"error,omitempty"`
+	Target        workspace.Target   `json:"target"`
 }
 
 func newStatusCmd(f *Factory) *cli.Command {
@@ -57,11 +59,12 @@ func newStatusCmd(f *Factory) *cli.Command {
 // endpointStatus asks the resolved endpoint for GetInstance. Failing to
 // reach it is part of the answer; failing to resolve it is an error.
 func endpointStatus(ctx context.Context, f *Factory) (*statusJSON, error) {
-	ep, err := f.Endpoint()
+	ep, target, err := f.Endpoint()
 	if err != nil {
 		return nil, err
 	}
-	st := &statusJSON{Endpoint: ep.URL, Kind: ep.Kind, Profile: ep.Profile, Services: []endpoint.Service{}}
+	f.sayTarget(target)
+	st := &statusJSON{Endpoint: ep.URL, Kind: ep.Kind, Profile: ep.Profile, Services: []endpoint.Service{}, Target: target}
 	if ep.Kind == endpoint.Local {
 		st.Stack = ep.Stack
 	}

@@ -11,17 +11,19 @@ import (
 	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/workspace"
 )
 
 // whoamiJSON names the profile, endpoint and key id; Identity is the
 // server's WhoAmI answer, null when the server does not serve it.
 type whoamiJSON struct {
-	Profile  string         `json:"profile"`
-	Endpoint string         `json:"endpoint"`
-	Kind     endpoint.Kind  `json:"kind"`
-	Stack    string         `json:"stack,omitempty"`
-	KeyID    string         `json:"key_id"`
-	Identity map[string]any `json:"identity"`
+	Profile  string           `json:"profile"`
+	Endpoint string           `json:"endpoint"`
+	Kind     endpoint.Kind    `json:"kind"`
+	Stack    string           `json:"stack,omitempty"`
+	KeyID    string           `json:"key_id"`
+	Identity map[string]any   `json:"identity"`
+	Target   workspace.Target `json:"target"`
 }
 
 func newWhoAmICmd(f *Factory) *cli.Command {
@@ -40,10 +42,11 @@ func newWhoAmICmd(f *Factory) *cli.Command {
 }
 
 func runWhoAmI(ctx context.Context, f *Factory) error {
-	ep, err := f.Endpoint()
+	ep, target, err := f.Endpoint()
 	if err != nil {
 		return err
 	}
+	f.sayTarget(target)
 	key, backend, err := f.endpointKey(ctx, ep)
 	if err != nil {
 		return err
@@ -56,7 +59,7 @@ func runWhoAmI(ctx context.Context, f *Factory) error {
 		return errs.New(errs.Unauthenticated, "log in: `loams login --with-api-key --profile "+ep.Profile+"` (the key is read from stdin)",
 			"profile %q has no stored API key for %s", ep.Profile, ep.URL).With("profile", ep.Profile).With("endpoint", ep.URL)
 	}
-	out := whoamiJSON{Profile: ep.Profile, Endpoint: ep.URL, Kind: ep.Kind, KeyID: key.KeyID()}
+	out := whoamiJSON{Profile: ep.Profile, Endpoint: ep.URL, Kind: ep.Kind, KeyID: key.KeyID(), Target: target}
 	if ep.Kind == endpoint.Local {
 		out.Stack = ep.Stack
 	}

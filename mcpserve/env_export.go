@@ -7,37 +7,47 @@ import (
 
 	"loams.dev/cli/envfile"
 	"loams.dev/cli/project"
+	"loams.dev/cli/workspace"
 )
 
 type envExportInput struct {
-	Name      string `json:"name,omitempty" jsonschema:"stack name; omit for the default stack"`
+	Name      string `json:"name,omitempty" jsonschema:"stack name; omit for the project's"`
 	Path      string `json:"path,omitempty" jsonschema:"project file to write, named .env* (default .env.loams)"`
 	MergeInto string `json:"merge_into,omitempty" jsonschema:"also merge a block into this file, e.g. .env"`
+	Force     bool   `json:"force,omitempty" jsonschema:"re-point a file written for another stack"`
+}
+
+// envExportResult is what was written and the target it was written for.
+type envExportResult struct {
+	envfile.AgentResult
+	Target workspace.Target `json:"target"`
 }
 
 func (s *Server) envExportTool() tool {
-	return newTool(toolSpec[envExportInput, envfile.AgentResult]{
+	return newTool(toolSpec[envExportInput, envExportResult]{
 		Name:  "env_export",
 		Title: "Write .env.loams",
-		Description: "Write a stack's URLs and API key to .env.loams in the project (0600, git-ignored), optionally merged into " +
-			".env, so the app can connect. Without name under a profile with a remote endpoint, writes that endpoint's settings. Returns names and values with the key redacted: load the file, never ask for the key.",
+		Description: "Write the project's stack URLs and API key to .env.loams (0600, git-ignored), optionally merged into " +
+			".env, so the app can connect; under a remote profile, its endpoint's. Returns values with the key redacted: load the file, never ask for the key.",
 		Annotations: mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no(), OpenWorldHint: no()},
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")
 			sc.Properties["path"].MaxLength = intPtr(255)
 			sc.Properties["merge_into"].MaxLength = intPtr(255)
 		},
-		Run: func(ctx context.Context, in envExportInput) (envfile.AgentResult, error) {
-			st, err := s.exportSource(ctx, in.Name) // a stack, or the remote profile (remote.go)
+		Run: func(ctx context.Context, in envExportInput) (envExportResult, error) {
+			// The target rule: name, --stack, LOAMS_STACK, loams.toml, …; or the remote profile.
+			st, target, err := s.workspace().ExportSource(ctx, in.Name)
 			if err != nil {
-				return envfile.AgentResult{}, err
+				return envExportResult{}, err
 			}
 			dir, err := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
 			if err != nil {
-				return envfile.AgentResult{}, err
+				return envExportResult{}, err
 			}
-			return envfile.ExportForAgent(ctx, st, envfile.AgentRequest{ProjectDir: dir, Path: in.Path, MergeInto: in.MergeInto,
-				Version: s.opts.Build.Version, Now: s.opts.Now()})
+			res, err := envfile.ExportForAgent(ctx, st, envfile.AgentRequest{ProjectDir: dir, Path: in.Path, MergeInto: in.MergeInto,
+				Version: s.opts.Build.Version, Now: s.opts.Now(), Force: in.Force})
+			return envExportResult{AgentResult: res, Target: target}, err
 		},
 	})
 }

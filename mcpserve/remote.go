@@ -5,10 +5,8 @@ import (
 	"errors"
 
 	"loams.dev/cli/endpoint"
-	"loams.dev/cli/envfile"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/secret"
-	"loams.dev/cli/stack"
 )
 
 // remoteStatus is how stack_status lists a remote endpoint beside the
@@ -22,16 +20,10 @@ type remoteStatus struct {
 	Error         *errs.Object  `json:"error,omitempty"`
 }
 
-// remote resolves the endpoint of `mcp serve` (--endpoint, LOAMS_ENDPOINT,
-// the profile's endpoint) and reports whether it is a remote deployment.
-// Stack tools stay local whatever it says.
+// remote resolves the endpoint by the target rule and reports whether it
+// is a remote deployment. Stack tools stay local whatever it says.
 func (s *Server) remote() (endpoint.Endpoint, bool, error) {
-	p := s.opts.Profile
-	ep, err := endpoint.Resolve(endpoint.Request{
-		Flag: s.opts.Endpoint, Env: s.opts.Getenv("LOAMS_ENDPOINT"),
-		Profile: endpoint.Profile{Name: p.Name, Endpoint: p.Endpoint, Namespace: p.Namespace, CACert: p.CACert, Surfaces: p.Endpoints, DefaultStack: p.DefaultStack},
-		Locals:  func() ([]endpoint.LocalStack, error) { return stack.Endpoints(s.opts.Home) },
-	})
+	ep, _, err := s.workspace().Endpoint()
 	if err != nil {
 		return ep, false, err
 	}
@@ -43,8 +35,7 @@ func (s *Server) remote() (endpoint.Endpoint, bool, error) {
 // key cannot leak it.
 func (s *Server) remoteStatusOf(ctx context.Context, ep endpoint.Endpoint) remoteStatus {
 	st := remoteStatus{Name: ep.Profile, Kind: endpoint.Remote, Endpoint: ep.URL, State: "unreachable"}
-	c, err := endpoint.New(ep.URL, endpoint.Options{CACert: ep.CACert, Namespace: ep.Namespace, Getenv: s.opts.Getenv,
-		Profile: ep.Profile, UserAgent: "loams/" + s.opts.Build.Version})
+	c, err := s.workspace().Client(ep, secret.Secret{}, "loams/"+s.opts.Build.Version)
 	if err == nil {
 		defer c.Close()
 		var inst *endpoint.Instance
@@ -62,36 +53,8 @@ func (s *Server) remoteStatusOf(ctx context.Context, ep endpoint.Endpoint) remot
 			st.State = "reachable"
 		}
 		obj := e.Object()
+		obj.Hint = e.HintFor(true)
 		st.Error = &obj
 	}
 	return st
-}
-
-// remoteEnv is the remote profile's .env.loams contents, made by the same
-// function `loams env export` calls.
-func (s *Server) remoteEnv(ctx context.Context, ep endpoint.Endpoint) (envfile.Stack, error) {
-	mode, err := secret.ResolveMode(s.opts.Profile.Secrets, s.opts.Getenv)
-	if err != nil {
-		return envfile.Stack{}, err
-	}
-	keys, err := secret.OpenProfiles(ctx, mode, s.opts.Home, func(msg string) { s.log.Info(msg) })
-	if err != nil {
-		return envfile.Stack{}, err
-	}
-	return envfile.RemoteEnv(ctx, envfile.Remote{Profile: ep.Profile, URL: ep.URL, Namespace: ep.Namespace, Surfaces: ep.Surfaces}, keys)
-}
-
-// exportSource is the stack env_export writes: the named one; else, under
-// a remote profile, the profile's settings; else the default stack.
-func (s *Server) exportSource(ctx context.Context, name string) (envfile.Stack, error) {
-	if name == "" {
-		if ep, isRemote, err := s.remote(); err == nil && isRemote {
-			return s.remoteEnv(ctx, ep)
-		}
-	}
-	name, err := s.stackName(name)
-	if err != nil {
-		return envfile.Stack{}, err
-	}
-	return s.stackEnv(ctx, name)
 }

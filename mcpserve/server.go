@@ -15,6 +15,7 @@ import (
 	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/secret"
+	"loams.dev/cli/workspace"
 )
 
 //go:embed instructions.md
@@ -24,16 +25,19 @@ var instructions string
 // Nothing here is slow to build: the docs index, the keyring and the stack
 // directory are touched when a tool first needs them.
 type Options struct {
-	Home       home.Home
-	Getenv     func(string) string
-	Profile    config.Profile
-	Stack      string // --stack: the stack tools use when none is named
-	Endpoint   string // --endpoint: a remote deployment stack_status and env_export cover (remote.go)
-	ProjectDir string // --project-dir
-	Cwd        string
-	Now        func() time.Time
-	Build      buildinfo.Info
-	Stderr     io.Writer
+	Home    home.Home
+	Getenv  func(string) string
+	Profile config.Profile
+	Stack   string // --stack: the stack tools use when none is named
+	// ProfileName is the profile when --profile, LOAMS_PROFILE or the
+	// project's loams.toml named it ("" for the implicit default).
+	ProfileName string
+	Endpoint    string // --endpoint: a remote deployment stack_status and env_export cover (remote.go)
+	ProjectDir  string // --project-dir
+	Cwd         string
+	Now         func() time.Time
+	Build       buildinfo.Info
+	Stderr      io.Writer
 	// SignalsReady, when set, is closed once the process's signal handlers
 	// are installed; the first answer waits for it, so a client that has
 	// an answer can rely on SIGTERM ending the server cleanly.
@@ -54,6 +58,9 @@ type Server struct {
 
 	docsOnce   sync.Once
 	docsBundle *docsindex.Bundle
+
+	wsOnce sync.Once
+	ws     *workspace.Workspace
 
 	secretsOnce sync.Once
 	secrets     secret.Store

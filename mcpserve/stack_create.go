@@ -10,7 +10,17 @@ import (
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/project"
 	"loams.dev/cli/stack"
+	"loams.dev/cli/workspace"
 )
+
+// stackCreated is the new stack and what it was adopted as: the project
+// bound to it in loams.toml (as loams init and loams stack create do), the
+// profile's default.
+type stackCreated struct {
+	*stack.Description
+	Target workspace.Target `json:"target"`
+	workspace.Adoption
+}
 
 type stackCreateInput struct {
 	Name    string   `json:"name" jsonschema:"new stack name, e.g. dev"`
@@ -20,11 +30,11 @@ type stackCreateInput struct {
 }
 
 func (s *Server) stackCreateTool() tool {
-	return newTool(toolSpec[stackCreateInput, *stack.Description]{
+	return newTool(toolSpec[stackCreateInput, stackCreated]{
 		Name:  "stack_create",
 		Title: "Create a local stack",
 		Description: "Create and start a local stack (a Loams server on 127.0.0.1, local storage). Use it when stack_status " +
-			"shows none for the project, then call env_export. At most 8 stacks; needs the server binary installed.",
+			"shows none for the project, then call env_export. Binds an unbound project (loams.toml). At most 8 stacks; needs the server installed.",
 		Annotations: mcp.ToolAnnotations{DestructiveHint: no(), OpenWorldHint: no()},
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")
@@ -36,21 +46,30 @@ func (s *Server) stackCreateTool() tool {
 			sc.Properties["storage"].Pattern = "^(dir|mount):.+"
 			sc.Properties["start"].Default = []byte("true")
 		},
-		Run: func(ctx context.Context, in stackCreateInput) (*stack.Description, error) {
+		Run: func(ctx context.Context, in stackCreateInput) (stackCreated, error) {
 			if strings.Contains(in.Storage, "://") {
-				return nil, errs.New(errs.Usage, "local stacks take dir:PATH or mount:PATH", "object storage is not for local stacks")
+				return stackCreated{}, errs.New(errs.Usage, "local stacks take dir:PATH or mount:PATH", "object storage is not for local stacks")
 			}
 			// An agent's storage stays inside the project or LOAMS_HOME;
 			// without a project only LOAMS_HOME is allowed.
 			root, _ := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
 			d, err := s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
-				Start: in.Start, Wait: stack.DefaultWait, ConfineStorage: true, StorageRoot: root})
+				Start: in.Start, Wait: stack.DefaultWait, ConfineStorage: true, StorageRoot: root, Project: root})
 			if e := (*errs.Error)(nil); errors.As(err, &e) && e.Code == errs.ServerBinaryNotFound && e.Details["path"] == nil {
 				// Tools never download: the user installs the server.
-				e.Hint = "ask the user to run `loams server install` in a terminal (tools never download), then call stack_create again"
-				return nil, e
+				e.ForAgent(errs.AskUser("loams server install") + " or to set LOAMS_SERVER_BINARY (tools never download), then call stack_create again")
+				return stackCreated{}, e
 			}
-			return d, err
+			out := stackCreated{Description: d, Target: workspace.Target{Stack: in.Name, Source: workspace.FromArgument, Project: root}}
+			if _, lerr := stack.Load(s.opts.Home, in.Name); lerr == nil {
+				// Made, even if its first start failed: adopt it as the CLI does.
+				adopted, aerr := s.workspace().Adopt(in.Name)
+				if err == nil {
+					err = aerr
+				}
+				out.Adoption = adopted
+			}
+			return out, err
 		},
 	})
 }

@@ -6,25 +6,36 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loams.dev/cli/stack"
+	"loams.dev/cli/workspace"
 )
 
 type stackStartInput struct {
-	Name string `json:"name" jsonschema:"the stack to start"`
+	Name string `json:"name,omitempty" jsonschema:"stack name; omit for the project's"`
+}
+
+// stackStarted is the started stack and how it was chosen.
+type stackStarted struct {
+	*stack.Description
+	Target workspace.Target `json:"target"`
 }
 
 func (s *Server) stackStartTool() tool {
-	return newTool(toolSpec[stackStartInput, *stack.Description]{
+	return newTool(toolSpec[stackStartInput, stackStarted]{
 		Name:  "stack_start",
 		Title: "Start a local stack",
 		Description: "Start a stopped or crashed stack and wait (up to 60 s) until it is ready; a running one is returned " +
-			"as is. On failure the error carries the server's last log lines.",
+			"as is. Errors carry the server's last log lines.",
 		Annotations: mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no(), OpenWorldHint: no()},
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")
-			sc.Required = []string{"name"}
 		},
-		Run: func(ctx context.Context, in stackStartInput) (*stack.Description, error) {
-			return s.supervisor().Start(ctx, in.Name, stack.DefaultWait)
+		Run: func(ctx context.Context, in stackStartInput) (stackStarted, error) {
+			t, err := s.workspace().Stack(in.Name)
+			if err != nil {
+				return stackStarted{}, err
+			}
+			d, err := s.supervisor().Start(ctx, t.Stack, stack.DefaultWait)
+			return stackStarted{Description: d, Target: t}, err
 		},
 	})
 }

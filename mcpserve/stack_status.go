@@ -6,6 +6,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/stack"
+	"loams.dev/cli/workspace"
 )
 
 type stackStatusInput struct {
@@ -16,15 +18,26 @@ type stackStatusInput struct {
 // profile with a remote endpoint, one remoteStatus beside them.
 type stackStatus struct {
 	Stacks []any `json:"stacks"`
+	// Target is the stack (or endpoint) the other tools use when no name
+	// is given, and why; absent when the rule has no answer (no stacks, or
+	// several and nothing chooses).
+	Target *workspace.Target `json:"target,omitempty"`
+}
+
+// projectStack is a local stack's description, marked when it is the one
+// the target rule picks for this project.
+type projectStack struct {
+	*stack.Description
+	Target bool `json:"target,omitempty"`
 }
 
 func (s *Server) stackStatusTool() tool {
 	return newTool(toolSpec[stackStatusInput, stackStatus]{
 		Name:  "stack_status",
 		Title: "Local stack status",
-		Description: "List local stacks (or one) with state, endpoints and the variable names env_export writes. " +
+		Description: "List local stacks (or one): state, endpoints, variable names; target is this project's stack. " +
 			"Use it before stack_create or stack_start, and when an app cannot connect. Crashed stacks include log lines. " +
-			"Under a profile with a remote Loams endpoint, that endpoint is listed too (kind \"remote\").",
+			"A remote profile's endpoint is listed too (kind \"remote\").",
 		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
 		Schema:      func(sc *jsonschemaSchema) { stackNameSchema(sc, "name") },
 		Run: func(ctx context.Context, in stackStatusInput) (stackStatus, error) {
@@ -37,8 +50,11 @@ func (s *Server) stackStatusTool() tool {
 				return stackStatus{}, err
 			}
 			out := stackStatus{Stacks: []any{}}
+			if _, t, err := s.workspace().Endpoint(); err == nil {
+				out.Target = &t
+			}
 			for _, d := range ds {
-				out.Stacks = append(out.Stacks, d)
+				out.Stacks = append(out.Stacks, projectStack{Description: d, Target: out.Target != nil && out.Target.Stack == d.Name})
 			}
 			if isRemote && in.Name == "" {
 				out.Stacks = append(out.Stacks, s.remoteStatusOf(ctx, ep))

@@ -26,6 +26,8 @@ type CreateOptions struct {
 	// working directory. People at the CLI may choose any path.
 	ConfineStorage bool
 	StorageRoot    string // the project directory; "" allows LOAMS_HOME only
+	// Project is recorded in stack.toml: the project the stack was made for.
+	Project string
 }
 
 // Create validates, allocates ports, writes stack.toml (0600), makes the
@@ -74,7 +76,7 @@ func (sv *Supervisor) Create(ctx context.Context, o CreateOptions) (*Description
 	}
 	s := &Spec{Schema: 1, Name: o.Name, CreatedAt: sv.now().UTC().Truncate(time.Second), CreatedBy: sv.CreatedBy,
 		ServerBinary: bin, ServerVersion: srv.Version, Engines: engines, Metastore: "embedded", ObjectStore: "local",
-		Storage: storage, dir: dir}
+		Storage: storage, Project: o.Project, dir: dir}
 	if err := sv.reserve(ctx, s, o.PortBase); err != nil {
 		return nil, err
 	}

@@ -37,6 +37,9 @@ type Spec struct {
 	ObjectStore   string         `toml:"object_store"`
 	Storage       Storage        `toml:"storage"`
 	Ports         map[string]int `toml:"ports"`
+	// Project is the directory of the project whose init or stack_create
+	// made the stack: another project's init does not take it over.
+	Project string `toml:"project,omitempty"`
 
 	dir string // the stack's directory under LOAMS_HOME
 }

@@ -1,0 +1,95 @@
+package commands
+
+import (
+	"os"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"loams.dev/cli/internal/buildinfo"
+	"loams.dev/cli/internal/config"
+	"loams.dev/cli/internal/output"
+	"loams.dev/cli/workspace"
+)
+
+// Workspace is this invocation's one resolver of "which stack, which
+// endpoint, which key, which profile" (project.md). It is built on first
+// use from the global flags and the working (or --project-dir) directory.
+func (f *Factory) Workspace() (*workspace.Workspace, error) {
+	if f.ws != nil {
+		return f.ws, nil
+	}
+	h, err := f.Home()
+	if err != nil {
+		return nil, err
+	}
+	dir := f.projectDir
+	if dir == "" {
+		if dir, err = os.Getwd(); err != nil {
+			dir = ""
+		}
+	}
+	profile := ""
+	if f.Globals.ProfileExplicit {
+		profile = f.Globals.Profile
+	}
+	f.ws = &workspace.Workspace{Home: h, Getenv: f.Getenv, Dir: dir, StackFlag: f.Globals.Stack,
+		EndpointFlag: f.Globals.Endpoint, ProfileFlag: profile,
+		Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys}
+	return f.ws, nil
+}
+
+// useProjectDir makes --project-dir the directory the project (and its
+// loams.toml) is looked for from.
+func (f *Factory) useProjectDir(dir string) {
+	if dir != "" && dir != f.projectDir {
+		f.projectDir, f.ws = dir, nil
+	}
+}
+
+// stackTarget is the stack a verb acts on: name when given, else the
+// target rule. Table mode says where an implicit choice came from.
+func (f *Factory) stackTarget(name string) (workspace.Target, error) {
+	ws, err := f.Workspace()
+	if err != nil {
+		return workspace.Target{}, err
+	}
+	t, err := ws.Stack(name)
+	if err != nil {
+		return t, err
+	}
+	f.sayTarget(t)
+	return t, nil
+}
+
+// stackName is stackTarget's name, for verbs whose result is not a target.
+func (f *Factory) stackName(name string) (string, error) {
+	t, err := f.stackTarget(name)
+	return t.Stack, err
+}
+
+// sayTarget is the one dim stderr line of table mode when the target was
+// not named in the command itself: a person in the Python app sees that
+// `loams stack stop` meant pyapp, and why. Scripts (text, json) and
+// --quiet do without it.
+func (f *Factory) sayTarget(t workspace.Target) {
+	if f.Globals.Output != output.Table || f.Globals.Quiet || t.Explicit() {
+		return
+	}
+	st := lipgloss.NewRenderer(f.IO.ErrOut).NewStyle()
+	if f.IO.StderrTTY && f.Getenv("NO_COLOR") == "" && f.Getenv("TERM") != "dumb" {
+		st = st.Faint(true)
+	}
+	f.IO.Say("%s", st.Render(t.Line()))
+}
+
+// profileFromWorkspace loads the active profile through the target rule
+// (--profile > LOAMS_PROFILE > loams.toml's [dev] profile > default).
+func (f *Factory) profileFromWorkspace() (config.Profile, error) {
+	ws, err := f.Workspace()
+	if err != nil {
+		return config.Profile{}, err
+	}
+	return ws.Profile()
+}
+
+func userAgent() string { return "loams/" + buildinfo.Get().Version }

@@ -1,0 +1,42 @@
+package mcpserve
+
+import (
+	"context"
+
+	"loams.dev/cli/project"
+	"loams.dev/cli/secret"
+	"loams.dev/cli/stack"
+	"loams.dev/cli/workspace"
+)
+
+// workspace is the server's one resolver of "which stack, which endpoint,
+// which key" (project.md): the same rule as the CLI, from the project the
+// agent was started in, with hints rendered as tool calls. Built on first
+// use: the first answer must not wait for the disk.
+func (s *Server) workspace() *workspace.Workspace {
+	s.wsOnce.Do(func() {
+		dir := s.opts.Cwd
+		if root, err := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd); err == nil {
+			dir = root
+		}
+		s.ws = &workspace.Workspace{Home: s.opts.Home, Getenv: s.opts.Getenv, Dir: dir,
+			StackFlag: s.opts.Stack, EndpointFlag: s.opts.Endpoint, ProfileFlag: s.opts.ProfileName,
+			Secrets: s.secretStore, ProfileKeys: s.profileKeys, Agent: true}
+	})
+	return s.ws
+}
+
+// profileKeys opens the store of remote profiles' keys.
+func (s *Server) profileKeys(ctx context.Context) (secret.Store, error) {
+	mode, err := secret.ResolveMode(s.opts.Profile.Secrets, s.opts.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return secret.OpenProfiles(ctx, mode, s.opts.Home, func(msg string) { s.log.Info(msg) })
+}
+
+// supervisor is the stack manager the stack tools share.
+func (s *Server) supervisor() *stack.Supervisor {
+	return &stack.Supervisor{Home: s.opts.Home, Secrets: s.secretStore, Getenv: s.opts.Getenv,
+		ProfileServer: s.opts.Profile.ServerBinary, CreatedBy: "loams " + s.opts.Build.Version, Now: s.opts.Now}
+}

@@ -1,0 +1,66 @@
+package workspace
+
+import (
+	"context"
+	"errors"
+
+	"loams.dev/cli/endpoint"
+	"loams.dev/cli/envfile"
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/secret"
+	"loams.dev/cli/stack"
+)
+
+// ExportSource is what env export and env_export write: the stack named
+// explicitly (name, or --stack); else the endpoint rule's answer, a remote
+// profile's settings or a local stack's.
+func (w *Workspace) ExportSource(ctx context.Context, name string) (envfile.Stack, Target, error) {
+	if name != "" || w.StackFlag != "" {
+		t, err := w.Stack(name)
+		if err != nil {
+			return envfile.Stack{}, t, err
+		}
+		st, err := w.StackEnv(ctx, t.Stack)
+		return st, t, err
+	}
+	ep, t, err := w.Endpoint()
+	if err != nil {
+		return envfile.Stack{}, t, err
+	}
+	if ep.Kind == endpoint.Remote {
+		keys, err := w.ProfileKeys(ctx)
+		if err != nil {
+			return envfile.Stack{}, t, err
+		}
+		st, err := envfile.RemoteEnv(ctx, envfile.Remote{Profile: ep.Profile, URL: ep.URL, Namespace: ep.Namespace, Surfaces: ep.Surfaces}, keys)
+		return st, t, err
+	}
+	st, err := w.StackEnv(ctx, ep.Stack)
+	return st, t, err
+}
+
+// StackEnv is the one adapter from a stack to what .env.loams holds: its
+// variables and its key. A vanished key is secret_missing rather than an
+// empty LOAMS_API_KEY.
+func (w *Workspace) StackEnv(ctx context.Context, name string) (envfile.Stack, error) {
+	spec, err := stack.LoadTrusted(w.Home, name)
+	if err != nil {
+		return envfile.Stack{}, err
+	}
+	store, err := w.Secrets(ctx)
+	if err != nil {
+		return envfile.Stack{}, err
+	}
+	key, err := store.Get(ctx, name)
+	if errors.Is(err, secret.ErrNotFound) {
+		recreate := "loams stack delete " + name + " --yes --keep-data && loams stack create " + name
+		return envfile.Stack{}, errs.New(errs.SecretMissing,
+			"the key is gone from the "+store.Backend()+" store; recreate the stack, keeping its data: `"+recreate+"`",
+			"stack %q has no API key in the %s store", name, store.Backend()).
+			ForAgent(errs.AskUser(recreate)).With("name", name).With("secrets_backend", store.Backend())
+	}
+	if err != nil {
+		return envfile.Stack{}, err
+	}
+	return envfile.Stack{Name: name, Vars: spec.EnvVars(), Key: key}, nil
+}
