@@ -2,6 +2,7 @@ package commands
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,8 +12,19 @@ import (
 	"loams.dev/cli/internal/testbin"
 )
 
-// TestMain fails the run when a process a test started outlives it.
-func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
+// TestMain fails the run when a process a test started outlives it, or
+// when a test bound this repository to a stack (a command run here
+// without Factory.Dir or a directory of its own writes ../loams.toml).
+func TestMain(m *testing.M) {
+	_, before := os.Stat("../loams.toml")
+	code := testbin.Main(m)
+	if _, after := os.Stat("../loams.toml"); before != nil && after == nil {
+		fmt.Fprintln(os.Stderr, "a test wrote loams.toml into this repository; give the command a directory of its own")
+		os.Remove("../loams.toml")
+		code = 1
+	}
+	os.Exit(code)
+}
 
 func TestVersionFromLdflags(t *testing.T) {
 	bin := testbin.Build(t, "./cmd/loams",

@@ -35,7 +35,7 @@ func runLoams(t *testing.T, env map[string]string, tty bool, argv ...string) cli
 	}
 	ios, _, out, errOut := iostreams.Test()
 	ios.StdoutTTY, ios.StderrTTY = tty, tty
-	f := &Factory{IO: ios, Getenv: func(k string) string { return env[k] }, Now: time.Now,
+	f := &Factory{IO: ios, Getenv: func(k string) string { return env[k] }, Now: time.Now, Dir: t.TempDir(),
 		Executable: func() (string, error) { return "/usr/local/bin/loams", nil }}
 	code := Run(context.Background(), f, append([]string{"loams"}, argv...), nil)
 	return cliRun{stdout: out.String(), stderr: errOut.String(), code: code, f: f}

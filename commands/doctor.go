@@ -29,7 +29,8 @@ type doctorCheck struct {
 // doctorEnv is what every checker reads; checkers only read.
 type doctorEnv struct {
 	f     *Factory
-	stack string // --stack: only this stack
+	stack      string // --stack: only this stack
+	projectDir string // --project-dir: the project to check
 }
 
 // checker produces the checks of one part of the setup.
@@ -39,7 +40,7 @@ type checker func(ctx context.Context, env *doctorEnv) []doctorCheck
 // part (the endpoint of a remote profile, endpoints.md) is adding a
 // checker here.
 func doctorCheckers() []checker {
-	return []checker{checkServerUsed, checkOtherServers, checkLoamsHome, checkStacks, checkSecretStore, checkAgentEntries, checkEndpoint}
+	return []checker{checkServerUsed, checkOtherServers, checkLoamsHome, checkStacks, checkSecretStore, checkAgentEntries, checkEndpoint, checkProject}
 }
 
 // checkEndpoint is the profile's remote endpoint, when it has one
@@ -59,11 +60,14 @@ func newDoctorCmd(f *Factory) *cli.Command {
 		Usage: "Check the whole loams setup and say how to fix what is wrong",
 		Description: describe("Read-only checks: the server used (found, a server, its version), other servers on\n"+
 			"PATH, LOAMS_HOME's owner and modes, each stack (spec, ports, process), the secret\n"+
-			"store, each agent's loams entry. Each is pass, warn or fail with a one-line fix.\n"+
-			"Exits 5 when any check fails.",
-			"loams doctor", "loams doctor --stack dev", "loams doctor --output json"),
-		Flags: []cli.Flag{&cli.StringFlag{Name: "stack", Usage: "check only this stack", Destination: &env.stack}},
+			"store, each agent's loams entry; then the project you are in (or --project-dir): its\n"+
+			"loams.toml binding, that stack running, its .env.loams current. Each is pass, warn or\n"+
+			"fail with a one-line fix (info outside a project). Exits 5 when any check fails.",
+			"loams doctor", "loams doctor --stack dev", "loams doctor --project-dir ~/src/nodeapp --output json"),
+		Flags: []cli.Flag{&cli.StringFlag{Name: "stack", Usage: "check only this stack", Destination: &env.stack},
+			&cli.StringFlag{Name: "project-dir", Usage: "the project to check (default: the one you are in)", Destination: &env.projectDir}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			f.useProjectDir(env.projectDir)
 			return runDoctor(ctx, env)
 		},
 	}

@@ -210,7 +210,7 @@ func checkSecretStore(ctx context.Context, env *doctorEnv) []doctorCheck {
 // checkAgentEntries: each agent's loams entry starts and answers MCP, as
 // `loams mcp doctor` checks it.
 func checkAgentEntries(ctx context.Context, env *doctorEnv) []doctorCheck {
-	aenv, err := env.f.agentsEnv("")
+	aenv, err := env.f.agentsEnv(env.projectDir)
 	if err != nil {
 		return []doctorCheck{failed("agents", err)}
 	}

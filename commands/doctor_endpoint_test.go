@@ -13,7 +13,7 @@ func TestEndpointChecks(t *testing.T) {
 	mustRun(t, env, "", "configure", "set", "endpoint", url)
 	checks := func(e map[string]string) map[string]endpointCheck {
 		ios, _, _, _ := iostreams.Test()
-		f := &Factory{IO: ios, Getenv: func(k string) string { return e[k] }}
+		f := &Factory{IO: ios, Dir: t.TempDir(), Getenv: func(k string) string { return e[k] }}
 		f.Globals.Profile, f.Globals.Output = "default", output.JSON
 		out := map[string]endpointCheck{}
 		for _, c := range endpointChecks(context.Background(), f) {

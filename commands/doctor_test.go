@@ -89,7 +89,7 @@ func TestDoctor(t *testing.T) {
 		t.Fatalf("broken: exit %d\n%s\n%s", code, out, errOut)
 	}
 	for _, c := range d.Checks {
-		if c.Status != checkPass && c.Fix == "" {
+		if c.Status != checkPass && c.Status != checkInfo && c.Fix == "" {
 			t.Errorf("%s has no fix", c.Name)
 		}
 	}

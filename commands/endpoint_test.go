@@ -37,7 +37,7 @@ func runIn(t *testing.T, env map[string]string, stdin string, argv ...string) cl
 	t.Helper()
 	ios, in, out, errOut := iostreams.Test()
 	in.WriteString(stdin)
-	f := &Factory{IO: ios, Getenv: func(k string) string { return env[k] }, Now: time.Now,
+	f := &Factory{IO: ios, Dir: t.TempDir(), Getenv: func(k string) string { return env[k] }, Now: time.Now,
 		Executable: func() (string, error) { return "/usr/local/bin/loams", nil }}
 	code := Run(context.Background(), f, append([]string{"loams"}, argv...), nil)
 	r := cliRun{stdout: out.String(), stderr: errOut.String(), code: code, f: f}
@@ -234,7 +234,7 @@ func TestStatusOfALocalStack(t *testing.T) {
 		t.Fatal(err)
 	}
 	if st.Kind != "local" || st.Stack != "dev" || st.Reachable || st.Error == nil || st.Error.Code != errs.EndpointUnreachable ||
-		st.Error.Hint != "start it: `loams stack start --name dev`" || st.Endpoint != "http://127.0.0.1:26180" {
+		st.Error.Hint != "start it: `loams stack start dev`" || st.Endpoint != "http://127.0.0.1:26180" {
 		t.Fatalf("stopped stack: %s", r.stdout)
 	}
 	mustRun(t, env, "", "stack", "start", "--name", "dev")

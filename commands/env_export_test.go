@@ -64,7 +64,7 @@ func envFactory(t *testing.T, format output.Format, env map[string]string) (*Fac
 		env = map[string]string{}
 	}
 	env["LOAMS_HOME"] = t.TempDir()
-	f := &Factory{IO: ios, Getenv: func(k string) string { return env[k] }, Now: func() time.Time { return time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC) }}
+	f := &Factory{IO: ios, Getenv: func(k string) string { return env[k] }, Now: func() time.Time { return time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC) }, Dir: t.TempDir()}
 	f.Globals.Output = format
 	return f, out, errOut
 }
@@ -173,4 +173,3 @@ func TestEnvExportWritesIntoProject(t *testing.T) {
 		t.Errorf("--no-gitignore changed .gitignore: %q", gi)
 	}
 }
-

@@ -18,6 +18,9 @@ type Factory struct {
 	IO     *iostreams.IOStreams
 	Getenv func(string) string
 	Now    func() time.Time
+	// Dir is the working directory the project is looked for from; ""
+	// means the process's (tests point it away from this repository).
+	Dir string
 	// Executable is the absolute path of the running loams binary (agent
 	// configs name it); tests may point it elsewhere.
 	Executable func() (string, error)

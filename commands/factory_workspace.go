@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"os"
 
 	"github.com/charmbracelet/lipgloss"
@@ -22,7 +23,7 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := f.projectDir
+	dir := cmp.Or(f.projectDir, f.Dir)
 	if dir == "" {
 		if dir, err = os.Getwd(); err != nil {
 			dir = ""

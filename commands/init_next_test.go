@@ -25,7 +25,7 @@ func TestInitNextSteps(t *testing.T) {
 	ios, in, out, errOut := iostreams.Test()
 	ios.StdinTTY, ios.StderrTTY = true, true
 	in.WriteString("n\n")
-	f := &Factory{IO: ios, Getenv: func(k string) string { return env[k] }, Now: time.Now,
+	f := &Factory{IO: ios, Dir: t.TempDir(), Getenv: func(k string) string { return env[k] }, Now: time.Now,
 		Executable: func() (string, error) { return "/usr/local/bin/loams", nil }}
 	if code := Run(context.Background(), f, []string{"loams", "init", "--no-agent", "--project-dir", proj}, nil); code != 0 {
 		t.Fatalf("init: exit %d, stderr %s", code, errOut)

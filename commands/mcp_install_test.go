@@ -15,7 +15,7 @@ import (
 func agentFactory(t *testing.T, env map[string]string) (*Factory, *strings.Builder) {
 	t.Helper()
 	ios, _, out, _ := iostreams.Test()
-	f := &Factory{IO: ios, Getenv: func(k string) string { return env[k] }, Now: time.Now,
+	f := &Factory{IO: ios, Dir: t.TempDir(), Getenv: func(k string) string { return env[k] }, Now: time.Now,
 		Executable: func() (string, error) { return "/usr/local/bin/loams", nil }}
 	_ = out
 	sb := &strings.Builder{}

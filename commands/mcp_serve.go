@@ -55,11 +55,13 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := ws.Profile()
-	if err != nil {
-		return nil, nil, err
+	profileName, explicit, perr := ws.ProfileName()
+	if perr != nil {
+		// A loams.toml that does not parse must not keep the agent from
+		// its docs: the tools that need the target report it when called.
+		profileName, explicit = f.Globals.Profile, f.Globals.ProfileExplicit
 	}
-	profileName, explicit, err := ws.ProfileName()
+	p, err := ws.ProfileNamed(profileName, explicit)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -38,7 +38,7 @@ func TestPkgAddDryRunPrintsThePinnedCommand(t *testing.T) {
 	}
 	for _, c := range cases {
 		ios, _, out, errOut := iostreams.Test()
-		f := &Factory{IO: ios, Getenv: func(k string) string { return map[string]string{"PATH": t.TempDir()}[k] }, Now: time.Now}
+		f := &Factory{IO: ios, Dir: t.TempDir(), Getenv: func(k string) string { return map[string]string{"PATH": t.TempDir()}[k] }, Now: time.Now}
 		err := runPkgAdd(context.Background(), f, &pkgAddOptions{packages: []string{"sdk"}, dryRun: true,
 			projectDir: pkgProject(t, c.files...), version: "0.1.4"})
 		if err != nil {

@@ -33,6 +33,7 @@ func NewRoot(f *Factory) *cli.Command {
 			&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "say more on stderr"},
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour in tables: auto, always or never"},
 			&cli.StringFlag{Name: "endpoint", Usage: "Loams server to talk to: URL or local:STACK (env LOAMS_ENDPOINT)"},
+			&cli.StringFlag{Name: "stack", Usage: "stack to use when a command names none; before LOAMS_STACK and loams.toml"},
 		},
 		Commands: []*cli.Command{
 			newInitCmd(f),
@@ -86,6 +87,7 @@ func resolveGlobals(f *Factory, cmd *cli.Command) error {
 	g.Quiet = cmd.Bool("quiet")
 	g.Verbose = cmd.Bool("verbose")
 	g.Endpoint = cmd.String("endpoint")
+	g.Stack = cmd.String("stack")
 	switch c := cmd.String("color"); c {
 	case "auto", "always", "never":
 		g.Color = c

@@ -18,7 +18,7 @@ func ttyRun(t *testing.T, env map[string]string, stdin string, argv ...string) (
 	ios, in, out, errOut := iostreams.Test()
 	ios.StdinTTY, ios.StderrTTY = true, true
 	in.WriteString(stdin)
-	f := &Factory{IO: ios, Getenv: func(k string) string { return env[k] }, Now: time.Now,
+	f := &Factory{IO: ios, Dir: t.TempDir(), Getenv: func(k string) string { return env[k] }, Now: time.Now,
 		Executable: func() (string, error) { return "/nonexistent/loams", nil }}
 	code = Run(context.Background(), f, append([]string{"loams"}, argv...), nil)
 	return out.String(), errOut.String(), code

@@ -38,10 +38,14 @@ func run(t *testing.T, env []string, bin string, args ...string) (stdout, stderr
 	return runProcess(t, env, "", bin, args...)
 }
 
-// runProcess runs bin with env in dir ("": this directory) and returns its
+// runProcess runs bin with env in dir ("": a new empty directory outside
+// any project, so no run binds this repository) and returns its
 // output and exit code; failing to start it fails the test.
 func runProcess(t *testing.T, env []string, dir, bin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	if dir == "" {
+		dir = t.TempDir()
+	}
 	cmd := exec.Command(bin, args...)
 	cmd.Env, cmd.Dir = env, dir
 	var o, e bytes.Buffer

@@ -50,7 +50,9 @@ func (s *Server) stackStatusTool() tool {
 				return stackStatus{}, err
 			}
 			out := stackStatus{Stacks: []any{}}
-			if _, t, err := s.workspace().Endpoint(); err == nil {
+			if in.Name != "" {
+				out.Target = &workspace.Target{Stack: in.Name, Source: workspace.FromArgument}
+			} else if _, t, err := s.workspace().Endpoint(); err == nil {
 				out.Target = &t
 			}
 			for _, d := range ds {

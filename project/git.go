@@ -56,3 +56,10 @@ func Tracked(ctx context.Context, dir, name string) bool {
 	code, err := git(ctx, dir, "ls-files", "--error-unmatch", "--", name)
 	return err == nil && code == 0
 }
+
+// Ignored reports whether git would leave name (in dir) out of a commit:
+// ignored, or dir is not in a repository. err means git could not answer.
+func Ignored(ctx context.Context, dir, name string) (bool, error) {
+	ignored, inRepo, err := gitSays(ctx, dir, name)
+	return ignored || (!inRepo && err == nil), err
+}

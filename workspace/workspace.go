@@ -138,6 +138,11 @@ func (w *Workspace) Profile() (config.Profile, error) {
 	if err != nil {
 		return config.Profile{}, err
 	}
+	return w.ProfileNamed(name, explicit)
+}
+
+// ProfileNamed loads the profile name; explicit says it must exist.
+func (w *Workspace) ProfileNamed(name string, explicit bool) (config.Profile, error) {
 	cfg, err := config.Load(w.Home.Config())
 	if err != nil {
 		return config.Profile{}, err

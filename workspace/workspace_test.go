@@ -1,0 +1,87 @@
+package workspace_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/home"
+	"loams.dev/cli/workspace"
+	"loams.dev/cli/workspace/workspacetest"
+)
+
+func TestTargetRule(t *testing.T) {
+	for _, sc := range workspacetest.Situations() {
+		t.Run(sc.Name, func(t *testing.T) {
+			env, dir, pdir := sc.Layout(t)
+			w := &workspace.Workspace{Home: home.Home{Dir: env["LOAMS_HOME"]}, Getenv: func(k string) string { return env[k] },
+				Dir: dir, StackFlag: sc.Flag}
+			if pdir != "" {
+				w.Dir = pdir
+			}
+			got, err := w.Stack(sc.Arg)
+			if sc.Code != "" {
+				if !errs.Is(err, sc.Code) {
+					t.Fatalf("want %s, got %+v %v", sc.Code, got, err)
+				}
+				return
+			}
+			if err != nil || got.Stack != sc.Stack || got.Source != sc.Source {
+				t.Fatalf("got %+v %v, want %s from %s", got, err, sc.Stack, sc.Source)
+			}
+		})
+	}
+}
+
+// A binding to a missing stack tells each face its own remedy.
+func TestMissingBoundStackHintsFitTheFace(t *testing.T) {
+	env, dir, _ := workspacetest.Situation{Stacks: []string{"dev"}, Manifest: "[dev]\nstack = \"nodeapp\"\n"}.Layout(t)
+	w := &workspace.Workspace{Home: home.Home{Dir: env["LOAMS_HOME"]}, Getenv: func(k string) string { return env[k] }, Dir: dir}
+	_, err := w.Stack("")
+	e := errs.As(err)
+	if e.Code != errs.StackNotFound || e.HintFor(false) != "create it with `loams stack create nodeapp`" ||
+		e.HintFor(true) != `call stack_create with {"name":"nodeapp"}` || !strings.Contains(e.Message, "loams.toml") {
+		t.Fatalf("got %+v", e)
+	}
+}
+
+func TestAmbiguousListsTheStacksAndTheWaysToChoose(t *testing.T) {
+	env, dir, _ := workspacetest.Situation{Stacks: []string{"nodeapp", "pyapp"}}.Layout(t)
+	w := &workspace.Workspace{Home: home.Home{Dir: env["LOAMS_HOME"]}, Getenv: func(k string) string { return env[k] }, Dir: dir}
+	_, err := w.Stack("")
+	e := errs.As(err)
+	if e.Code != errs.StackAmbiguous || e.ExitCode() != 2 || !strings.Contains(e.Message, "`nodeapp`, `pyapp`") ||
+		!strings.Contains(e.Hint, "loams.toml") || strings.Contains(e.HintFor(true), "--") {
+		t.Fatalf("got %+v", e)
+	}
+}
+
+func TestProposeName(t *testing.T) {
+	for in, want := range map[string]string{
+		"/x/My App": "my-app", "/x/nodeapp": "nodeapp", "/x/42things": "things", "/x/___": "dev",
+		"/x/Café_Ünïcode": "caf-n-code", "/x/" + strings.Repeat("a", 40): strings.Repeat("a", 31),
+	} {
+		if got := workspace.ProposeName(in); got != want {
+			t.Errorf("workspace.ProposeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestProposeForDoesNotTakeOverAnotherProjectsStack(t *testing.T) {
+	env, dir, _ := workspacetest.Situation{}.Layout(t)
+	h := home.Home{Dir: env["LOAMS_HOME"]}
+	workspacetest.FakeStack(t, h, "nodeapp")
+	spec := filepath.Join(h.Stack("nodeapp"), "stack.toml")
+	b, _ := os.ReadFile(spec)
+	os.WriteFile(spec, append([]byte("project = \"/somewhere/else/nodeapp\"\n"), b...), 0o600)
+	w := &workspace.Workspace{Home: h, Getenv: func(k string) string { return env[k] }, Dir: dir}
+	if got := w.ProposeFor(dir); got != "nodeapp-2" {
+		t.Fatalf("ProposeFor = %q, want nodeapp-2", got)
+	}
+	os.WriteFile(spec, append([]byte("project = \""+dir+"\"\n"), b...), 0o600)
+	if got := w.ProposeFor(dir); got != "nodeapp" {
+		t.Fatalf("its own project's stack is proposed again, got %q", got)
+	}
+}
