@@ -28,7 +28,7 @@ type doctorCheck struct {
 
 // doctorEnv is what every checker reads; checkers only read.
 type doctorEnv struct {
-	f     *Factory
+	f          *Factory
 	stack      string // --stack: only this stack
 	projectDir string // --project-dir: the project to check
 }

@@ -2,8 +2,8 @@ package commands
 
 import (
 	"bufio"
-	"cmp"
 	"bytes"
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
