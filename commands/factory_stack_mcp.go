@@ -7,19 +7,21 @@ import (
 
 // stackMCPEndpoint names the stack whose HTTP MCP endpoint mcp install
 // registers as loams-<stack>, and its URL; "" when it has no mcp engine.
-// A --stack that does not exist is an error; a default_stack that has gone
-// is not: loams itself still gets installed.
+// A --stack that does not exist is an error; without one the target rule
+// picks the stack, and when it has no answer (no stack, several, a binding
+// to one that has gone) loams itself still gets installed.
 func (f *Factory) stackMCPEndpoint(name string) (string, string, error) {
 	explicit := name != ""
 	if !explicit {
-		p, err := f.Profile()
+		ws, err := f.Workspace()
 		if err != nil {
 			return "", "", err
 		}
-		name = p.DefaultStack
-	}
-	if name == "" {
-		return "", "", nil
+		t, err := ws.Stack("")
+		if err != nil {
+			return "", "", nil
+		}
+		name = t.Stack
 	}
 	h, err := f.Home()
 	if err != nil {

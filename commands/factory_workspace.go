@@ -36,6 +36,9 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	f.ws = &workspace.Workspace{Home: h, Getenv: f.Getenv, Dir: dir, StackFlag: f.Globals.Stack,
 		EndpointFlag: f.Globals.Endpoint, ProfileFlag: profile,
 		Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys}
+	if !f.JSON() {
+		f.ws.Warn = func(msg string) { f.IO.Say("warning: %s", msg) }
+	}
 	return f.ws, nil
 }
 

@@ -21,7 +21,8 @@ func (s *Server) workspace() *workspace.Workspace {
 		}
 		s.ws = &workspace.Workspace{Home: s.opts.Home, Getenv: s.opts.Getenv, Dir: dir,
 			StackFlag: s.opts.Stack, EndpointFlag: s.opts.Endpoint, ProfileFlag: s.opts.ProfileName,
-			Secrets: s.secretStore, ProfileKeys: s.profileKeys, Agent: true}
+			Secrets: s.secretStore, ProfileKeys: s.profileKeys, Agent: true,
+			Warn: func(msg string) { s.log.Info(msg) }}
 	})
 	return s.ws
 }

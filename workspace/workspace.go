@@ -7,6 +7,7 @@ package workspace
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -88,6 +89,9 @@ type Workspace struct {
 	ProfileKeys func(context.Context) (secret.Store, error)
 	// Agent renders hints for an MCP caller (tool calls) instead of commands.
 	Agent bool
+	// Warn, when set, hears once about keys of [dev] loams does not know
+	// (a typo such as `stak` would otherwise silently bind nothing).
+	Warn func(string)
 
 	once    sync.Once
 	binding Binding
@@ -103,6 +107,9 @@ func (w *Workspace) Binding() (Binding, error) {
 		}
 		if p := FindManifest(w.Dir, w.Getenv("HOME")); p != "" {
 			w.binding, w.bindErr = ReadManifest(p)
+		}
+		if len(w.binding.Unknown) > 0 && w.Warn != nil {
+			w.Warn(fmt.Sprintf("%s: [dev] has keys loams does not know (kept as they are): %s", w.binding.Path, strings.Join(w.binding.Unknown, ", ")))
 		}
 	})
 	return w.binding, w.bindErr
