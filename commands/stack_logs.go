@@ -64,6 +64,13 @@ func newStackLogsCmd(f *Factory) *cli.Command {
 // whole lines: out redacts each write on its own, and a key the server
 // printed in two writes would otherwise reach it in two harmless halves.
 func followFile(ctx context.Context, path string, out io.Writer) error {
+	return followFileEvery(ctx, path, out, 200*time.Millisecond, nil)
+}
+
+// followFileEvery is followFile polling every poll; idle, when set, is
+// called each time the file has been read to its end (tests wait on it
+// instead of sleeping).
+func followFileEvery(ctx context.Context, path string, out io.Writer, poll time.Duration, idle func()) error {
 	file, err := os.Open(path)
 	if err != nil {
 		return err
@@ -95,11 +102,14 @@ func followFile(ctx context.Context, path string, out io.Writer) error {
 		if err != nil && err != io.EOF {
 			return err
 		}
+		if idle != nil {
+			idle()
+		}
 		select {
 		case <-ctx.Done():
 			_, err := out.Write(pending)
 			return err
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(poll):
 		}
 	}
 }

@@ -30,7 +30,26 @@ func TestFollowRedactsAKeySplitAcrossWrites(t *testing.T) {
 	var out testbin.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- followFile(ctx, path, redact.Writer{W: &out}) }()
+	idle := make(chan struct{}, 100) // one per time followFile found nothing more
+	go func() {
+		done <- followFileEvery(ctx, path, redact.Writer{W: &out}, 5*time.Millisecond, func() {
+			select { // never block the follower: a full channel only loses counts
+			case idle <- struct{}{}:
+			default:
+			}
+		})
+	}()
+	// drain forgets the polls so far; polls waits for n more at the end of the file.
+	drain := func() {
+		for len(idle) > 0 {
+			<-idle
+		}
+	}
+	polls := func(n int) {
+		for range n {
+			<-idle
+		}
+	}
 
 	waitFor := func(what string, ok func(string) bool) {
 		t.Helper()
@@ -40,10 +59,14 @@ func TestFollowRedactsAKeySplitAcrossWrites(t *testing.T) {
 			}
 		}
 	}
-	time.Sleep(300 * time.Millisecond) // followFile has reached the end
+	polls(1) // followFile has reached the end
 	log.WriteString("starting\napi key: " + key[:20])
 	waitFor("the first line", func(s string) bool { return strings.Contains(s, "starting\n") })
-	time.Sleep(500 * time.Millisecond) // two polls see only the first half
+	drain()
+	polls(2) // two polls at the end see only the first half of the key
+	if strings.Contains(out.String(), "api key") {
+		t.Fatalf("a line without its end was printed: %q", out.String())
+	}
 	log.WriteString(key[20:] + "\nready\nlast without newline")
 	waitFor("the key's line", func(s string) bool { return strings.Contains(s, "ready\n") })
 	cancel()
