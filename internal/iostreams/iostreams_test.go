@@ -14,9 +14,9 @@ func TestNoticeDuringSpinnerGetsItsOwnLine(t *testing.T) {
 	var errOut testbin.Buffer
 	s := &IOStreams{ErrOut: &errOut, StderrTTY: true}
 	stop := s.Progress("starting dev…")
-	time.Sleep(150 * time.Millisecond)
+	waitUntil(t, func() bool { return strings.Contains(errOut.String(), "starting dev…") })
 	s.Notice("note: no usable OS keyring")
-	time.Sleep(150 * time.Millisecond)
+	waitUntil(t, func() bool { _, after, _ := strings.Cut(errOut.String(), "note:"); return strings.Contains(after, "starting dev…") })
 	stop()
 	out := errOut.String()
 	i := strings.Index(out, "note:")
@@ -43,6 +43,7 @@ func TestNoSpinnerWithoutACapableTerminal(t *testing.T) {
 		var errOut testbin.Buffer
 		s.ErrOut = &errOut
 		stop := s.Progress("starting dev…")
+		// Absence needs time: longer than a spinner's first frame takes.
 		time.Sleep(120 * time.Millisecond)
 		stop()
 		if errOut.String() != "" {
@@ -62,12 +63,23 @@ func TestSay(t *testing.T) {
 	var errOut testbin.Buffer
 	s := &IOStreams{ErrOut: &errOut, StderrTTY: true}
 	stop := s.Progress("stopping dev…")
-	time.Sleep(150 * time.Millisecond)
+	waitUntil(t, func() bool { return strings.Contains(errOut.String(), "stopping dev…") })
 	s.Say("note: waiting up to 30s")
 	stop()
 	out := errOut.String()
 	i := strings.Index(out, "note:")
 	if i < 0 || !strings.HasSuffix(out[:i], "\r\033[K") {
 		t.Fatalf("Say did not clear the spinner's line: %q", out)
+	}
+}
+
+// waitUntil polls cond until it holds: the spinner draws on its own
+// goroutine, and a loaded machine may take a while to schedule it.
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the spinner never drew")
+		}
 	}
 }
