@@ -16,7 +16,10 @@ func TestNoticeDuringSpinnerGetsItsOwnLine(t *testing.T) {
 	stop := s.Progress("starting dev…")
 	waitUntil(t, func() bool { return strings.Contains(errOut.String(), "starting dev…") })
 	s.Notice("note: no usable OS keyring")
-	waitUntil(t, func() bool { _, after, _ := strings.Cut(errOut.String(), "note:"); return strings.Contains(after, "starting dev…") })
+	waitUntil(t, func() bool {
+		_, after, _ := strings.Cut(errOut.String(), "note:")
+		return strings.Contains(after, "starting dev…")
+	})
 	stop()
 	out := errOut.String()
 	i := strings.Index(out, "note:")
