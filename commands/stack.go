@@ -17,7 +17,7 @@ func newStackCmd(f *Factory) *cli.Command {
 		Name:  "stack",
 		Usage: "Create, start, stop and inspect local Loams stacks",
 		Description: describe("A stack is one local Loams server process with its own ports, data and API key.\n"+
-			"Name it positionally or with --name (alias --stack).",
+			"Name it positionally, with --name or with --stack.",
 			"loams stack create dev", "loams stack describe dev", "loams stack stop dev"),
 		Commands: []*cli.Command{
 			newStackCreateCmd(f), newStackDescribeCmd(f), newStackListCmd(f), newStackStartCmd(f), newStackStopCmd(f),
@@ -34,22 +34,31 @@ func newStackCmd(f *Factory) *cli.Command {
 	return c
 }
 
-// nameFlag is --name, with --stack as an alias because every other verb
-// calls the stack --stack; required only where the spec says so (the
-// positional NAME satisfies it: see positionalStackName).
+// nameFlag is --name; required only where the spec says so (the
+// positional NAME, or the global --stack, satisfies it: see
+// positionalStackName).
 func nameFlag(dst *string, required bool) *cli.StringFlag {
-	usage := "stack name, or give it as the first argument (default: the profile's default_stack)"
+	usage := "stack name, or give it as the first argument (default: LOAMS_STACK, the project's loams.toml, default_stack, the only stack)"
 	if required {
 		usage = "stack name, or give it as the first argument"
 	}
-	return &cli.StringFlag{Name: "name", Aliases: []string{"stack"}, Usage: usage, Destination: dst, Required: required}
+	return &cli.StringFlag{Name: "name", Usage: usage, Destination: dst, Required: required}
 }
 
 // positionalStackName lets a stack verb take its stack as an argument
-// (`loams stack start dev`, as gh and docker users type). It runs before
-// urfave checks required flags, so the argument satisfies a required --name.
+// (`loams stack start dev`, as gh and docker users type), or as the global
+// --stack (`loams stack start --stack dev`, which every other verb spells
+// so). It runs before urfave checks required flags, so either satisfies a
+// required --name.
 func positionalStackName(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 	args := cmd.Args().Slice()
+	if g := cmd.String("stack"); g != "" && len(args) == 0 {
+		if cmd.IsSet("name") && cmd.String("name") != g {
+			return ctx, errs.New(errs.Usage, fmt.Sprintf("give the stack once: `%s %s`", cmd.FullName(), g),
+				"two stack names: %q as --stack and %q as --name", g, cmd.String("name"))
+		}
+		args = []string{g}
+	}
 	switch {
 	case len(args) > 1:
 		return ctx, errs.New(errs.Usage, fmt.Sprintf("run `%s NAME`, one stack at a time", cmd.FullName()),

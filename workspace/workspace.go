@@ -63,9 +63,17 @@ func (t Target) Line() string {
 	case FromDefaultStack:
 		from = "the profile's default_stack"
 	case FromEnv:
-		from = "the environment"
+		from = "LOAMS_STACK"
+		if t.Stack == "" {
+			from = "LOAMS_ENDPOINT"
+		}
 	case FromFlag:
-		from = "the flag"
+		from = "--stack"
+		if t.Stack == "" {
+			from = "--endpoint"
+		}
+	case FromProfile:
+		from = "the profile's endpoint"
 	}
 	return what + " (from " + from + ")"
 }
