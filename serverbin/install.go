@@ -75,6 +75,9 @@ func (in *Installer) Install(ctx context.Context, o InstallOptions) (*Receipt, e
 	if o.Variant == "" {
 		o.Variant = "standard"
 	}
+	if err := CheckVariant(o.Variant); err != nil {
+		return nil, err
+	}
 	if o.From != "" {
 		return in.installFrom(ctx, o)
 	}
@@ -252,7 +255,10 @@ func (in *Installer) finish(ctx context.Context, staging, archive string, r *Rec
 		return nil, errs.New(errs.ServerError, "nothing was installed; report the release to the server project",
 			"the new server says %q, the manifest says %s", b.Version, r.Version)
 	}
-	dir := filepath.Join(ServersDir(in.Home), r.Version, r.Variant)
+	dir, err := installDir(in.Home, r.Version, r.Variant)
+	if err != nil {
+		return nil, err
+	}
 	r.Path, r.InstalledAt = filepath.Join(dir, "loams"), in.now().UTC().Truncate(time.Second)
 	data, _ := json.MarshalIndent(r, "", "  ")
 	if err := safefile.Write(filepath.Join(staging, "receipt.json"), append(data, '\n'), 0o600); err != nil {

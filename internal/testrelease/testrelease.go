@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -116,7 +117,7 @@ func Serve(t testing.TB, o Options) *Release {
 	sum := sha256.Sum256(archive)
 	m := serverbin.Manifest{Schema: 1, Version: o.Version, Channel: "stable", PublishedAt: "2026-12-01T00:00:00Z", OutputSchema: 1,
 		DocsVersion: o.Version, Artifacts: []serverbin.Artifact{
-			{Variant: o.Variant, Target: target, URL: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(archive)), Features: []string{"es", "qdrant"}},
+			{Variant: o.Variant, Target: target, URL: url.PathEscape(name), SHA256: hex.EncodeToString(sum[:]), Size: int64(len(archive)), Features: []string{"es", "qdrant"}},
 			{Variant: "cli", Target: target, URL: "loams-cli-" + target + ".tar.xz", SHA256: "00", Size: 1},
 		}}
 	if o.Tamper != nil {
