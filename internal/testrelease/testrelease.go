@@ -53,6 +53,9 @@ type Options struct {
 	Tamper func([]byte) []byte
 	// SignWith signs with another key than the one PublicKey names.
 	SignWithOtherKey bool
+	// ServeArchive, when set, answers the archive request in place of
+	// the plain write (a mirror that stalls, or streams too much).
+	ServeArchive func(w http.ResponseWriter, r *http.Request, archive []byte)
 }
 
 // StandIn is a server that says `loams <version>`: a tiny script that
@@ -151,6 +154,10 @@ func Serve(t testing.TB, o Options) *Release {
 				return
 			}
 			r.Requests.Add(1)
+			if o.ServeArchive != nil {
+				o.ServeArchive(w, req, data)
+				return
+			}
 		}
 		_, _ = w.Write(data)
 	}))
