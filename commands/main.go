@@ -56,6 +56,9 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 		err = root.Run(ctx, versionFlagAsCommand(root, args))
 	}
 	if err == nil {
+		if jsonRequested(f, args) {
+			f.flushWarnings()
+		}
 		return 0
 	}
 	var silent silentExit
@@ -105,6 +108,9 @@ func classify(err error) *errs.Error {
 // human lines. stdout is never touched.
 func renderError(f *Factory, args []string, e *errs.Error) {
 	if jsonRequested(f, args) {
+		if w := f.takeWarnings(); len(w) > 0 {
+			e.With("warnings", w)
+		}
 		output.WriteJSON(f.IO.ErrOut, map[string]any{"error": e.Object()})
 		return
 	}

@@ -66,7 +66,7 @@ func (f *Factory) installServer(ctx context.Context, o serverbin.InstallOptions,
 	}
 	in := &serverbin.Installer{Home: h, Getenv: f.Getenv, Keys: append(release.Keys(), serverbin.TestKeys(f.Getenv)...),
 		Fetcher: &serverbin.Fetcher{}, Now: f.Now,
-		Warn:     func(s string) { fmt.Fprintln(f.IO.ErrOut, s) }, // loud on purpose: also when piped
+		Warn:     func(s string) { f.warn("%s", s) }, // loud on purpose: also when piped
 		Progress: f.downloadProgress,
 		Consent: func(url string, size int64) error {
 			if consented {
