@@ -2,7 +2,6 @@ package mcpserve
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,11 +44,8 @@ func (s *Server) stackCreateTool() tool {
 			root, _ := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
 			d, err := s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
 				Start: in.Start, Wait: stack.DefaultWait, ConfineStorage: true, StorageRoot: root})
-			if e := (*errs.Error)(nil); errors.As(err, &e) && e.Code == errs.ServerBinaryNotFound && e.Details["path"] == nil {
-				// Tools never download: the user installs the server.
-				e.Hint = "ask the user to run `loams server install` in a terminal (tools never download), then call stack_create again"
-				return nil, e
-			}
+			// server_binary_not_found carries its agent hint (ask the user:
+			// tools never download).
 			return d, err
 		},
 	})

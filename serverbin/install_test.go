@@ -78,7 +78,7 @@ func TestInstallVerifiedRelease(t *testing.T) {
 		t.Errorf("current %q, downloads %d", serverbin.Current(w.h), rel.Requests.Load())
 	}
 	f := &serverbin.Finder{Home: w.h, Getenv: func(string) string { return "" }, Root: t.TempDir()}
-	if b, c, err := f.Find(context.Background()); err != nil || b.Path != want || c.Source != serverbin.SourceInstalled || b.Version != "loams 0.3.0" {
+	if b, c, err := f.Find(context.Background()); err != nil || b.Path != want || c.Source != serverbin.SourceInstalled || b.Version != "0.3.0" {
 		t.Errorf("find after install: %v %+v", err, c)
 	}
 	// Installing it again downloads nothing and asks nothing.

@@ -12,8 +12,8 @@ var errFileMissing = errors.New("no such release file")
 
 // WaysToGetServer is the one line naming every way to get a server that
 // works without the release channel (README, "Getting the Loams server").
-const WaysToGetServer = "install the server's .deb/.rpm package (/usr/bin/loams) or Loams Desktop, " +
-	"build it with `cargo install --path crates/loams`, " +
+const WaysToGetServer = "get the Loams server: install its .deb/.rpm package (/usr/bin/loams) or Loams Desktop, " +
+	"build it from the server's source with `cargo install`, " +
 	"or point loams at a server you have: LOAMS_SERVER_BINARY, --server-binary, `loams configure set server_binary PATH`, " +
 	"or `loams server install --from FILE`"
 
