@@ -76,7 +76,12 @@ func TestPassThroughExecsInPlace(t *testing.T) {
 func TestPassThroughRefusesToRecurse(t *testing.T) {
 	t.Parallel()
 	env := append(cliEnv(t), "LOAMS_SERVER_BINARY="+testbin.Loams(t))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// A recursion would never end: bound it by the test's own deadline
+	// (go test -timeout), less a margin to report it, not by a guess.
+	ctx, cancel := context.WithCancel(context.Background())
+	if d, ok := t.Deadline(); ok {
+		ctx, cancel = context.WithDeadline(context.Background(), d.Add(-5*time.Second))
+	}
 	defer cancel()
 	cmd := exec.CommandContext(ctx, testbin.Loams(t), "dev", "--help")
 	cmd.Env = env
