@@ -49,29 +49,31 @@ func TestJSONModeStderrIsOneDocument(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"app","version":"1.0.0"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	unsigned := bareEnv(t, "/usr/bin:/bin", "LOAMS_RELEASES_URL="+rel.URL) // no key: the unsigned rule
+	// Each case has a LOAMS_HOME of its own with no server in it (the
+	// release has no key: the unsigned rule), so none starts a stack.
+	releases := "LOAMS_RELEASES_URL=" + rel.URL
 	for _, tc := range []struct {
-		name    string
-		env     []string
-		args    []string
-		warning string // a warning the JSON must carry
+		name     string
+		releases string
+		args     []string
+		warning  string // a warning the JSON must carry
 	}{
-		{"unsigned install", unsigned, []string{"server", "install", "--allow-unsigned", "--allow-download"}, "UNSIGNED"},
-		{"unsigned install without consent", bareEnv(t, "/usr/bin:/bin", "LOAMS_RELEASES_URL="+rel.URL),
-			[]string{"server", "install", "--allow-unsigned"}, "UNSIGNED"},
-		{"nothing published", bareEnv(t, "/usr/bin:/bin", "LOAMS_RELEASES_URL="+empty.URL+"/"), []string{"server", "install"}, ""},
-		{"bad variant", unsigned, []string{"server", "install", "--variant", ".."}, ""},
-		{"pkg add of a foreign package", unsigned, []string{"pkg", "add", "left-pad", "--dry-run", "--project-dir", proj}, "not a Loams package"},
-		{"server list", unsigned, []string{"server", "list"}, ""},
-		{"stack list", unsigned, []string{"stack", "list"}, ""},
-		{"stack create without a server", unsigned, []string{"stack", "create", "--name", "x"}, ""},
-		{"status", unsigned, []string{"status"}, ""},
-		{"doctor", unsigned, []string{"doctor"}, ""},
-		{"whoami", unsigned, []string{"whoami"}, ""},
-		{"unknown flag", unsigned, []string{"stack", "create", "--name", "x", "--port", "1"}, ""},
+		{"unsigned install", releases, []string{"server", "install", "--allow-unsigned", "--allow-download"}, "UNSIGNED"},
+		{"unsigned install without consent", releases, []string{"server", "install", "--allow-unsigned"}, "UNSIGNED"},
+		{"nothing published", "LOAMS_RELEASES_URL=" + empty.URL + "/", []string{"server", "install"}, ""},
+		{"bad variant", releases, []string{"server", "install", "--variant", ".."}, ""},
+		{"pkg add of a foreign package", releases, []string{"pkg", "add", "left-pad", "--dry-run", "--project-dir", proj}, "not a Loams package"},
+		{"server list", releases, []string{"server", "list"}, ""},
+		{"stack list", releases, []string{"stack", "list"}, ""},
+		{"stack create without a server", releases, []string{"stack", "create", "--name", "x", "--no-start"}, ""},
+		{"status", releases, []string{"status"}, ""},
+		{"doctor", releases, []string{"doctor"}, ""},
+		{"whoami", releases, []string{"whoami"}, ""},
+		{"unknown flag", releases, []string{"stack", "create", "--name", "x", "--port", "1"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := run(t, tc.env, cli, append(tc.args, "-o", "json")...)
+			env := bareEnv(t, "/usr/bin:/bin", tc.releases)
+			out, errOut, code := run(t, env, cli, append(tc.args, "-o", "json")...)
 			doc := oneJSONOrNothing(t, tc.name, errOut)
 			if code == 0 && out == "" || code != 0 && out != "" && doc != nil {
 				t.Errorf("exit %d with stdout %q", code, out)
