@@ -61,6 +61,10 @@ func (f *Fetcher) Get(ctx context.Context, url string, limit int64) ([]byte, err
 		data, err = io.ReadAll(body)
 		return err
 	})
+	if errors.Is(err, errTooLarge) { // our own bound, not a size a manifest stated
+		return nil, errs.New(errs.ManifestInvalid, "check LOAMS_RELEASES_URL points at a Loams release",
+			"%s is larger than %d bytes: not a release file", url, limit).With("url", url)
+	}
 	return data, err
 }
 
@@ -183,7 +187,7 @@ func notFound(url, why string) *errs.Error {
 
 func tooLarge(url string, limit int64) *errs.Error {
 	return errs.New(errs.ChecksumMismatch, "nothing was installed; do not use this mirror (check LOAMS_RELEASES_URL), and report it to the server project if it repeats",
-		"%s sent more than the %d bytes the release manifest states; stopped", url, limit).With("url", url).With("size_bytes", limit)
+		"%s sent more than the %d bytes the release manifest states; stopped", url, limit).With("url", url).With("size_bytes", limit).Wrap(errTooLarge)
 }
 
 // readCapped hands read a body that fails as soon as byte limit+1 arrives.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -95,4 +96,24 @@ func TestDownloadStallTimesOut(t *testing.T) {
 		t.Error("the progress hook saw no bytes")
 	}
 	w.nothingInstalled(t)
+}
+
+// A manifest is small: one past 1 MiB is not a release file, and is not
+// read whole.
+func TestManifestSizeBounded(t *testing.T) {
+	t.Parallel()
+	huge := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		junk := make([]byte, 64<<10)
+		for i := 0; i < 64; i++ { // 4 MiB
+			if _, err := w.Write(junk); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(huge.Close)
+	w := newInstaller(t, &testrelease.Release{URL: huge.URL + "/"})
+	_, err := w.in.Install(context.Background(), serverbin.InstallOptions{AllowUnsigned: true})
+	if e := errs.As(err); e.Code != errs.ManifestInvalid || !strings.Contains(e.Message, "larger than") {
+		t.Fatalf("want manifest_invalid, got %s: %s", e.Code, e.Message)
+	}
 }
