@@ -48,7 +48,7 @@ func doctorCheckers() []checker {
 func checkEndpoint(ctx context.Context, env *doctorEnv) []doctorCheck {
 	var out []doctorCheck
 	for _, c := range endpointChecks(ctx, env.f) {
-		out = append(out, doctorCheck{Name: c.Name, Status: c.Status, Message: c.Message, Fix: c.Fix})
+		out = append(out, doctorCheck(c))
 	}
 	return out
 }

@@ -178,7 +178,7 @@ func orOther(a, b string) string {
 
 // say tells a person what a command did, on stderr (stdout stays for data).
 func (f *Factory) say(format string, args ...any) {
-	if !f.Globals.Quiet {
+	if !f.Globals.Quiet && !f.JSON() { // json: the document says it; warnings go through warn
 		f.IO.Say(format, args...)
 	}
 }

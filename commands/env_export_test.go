@@ -123,7 +123,7 @@ func TestEnvExportPrints(t *testing.T) {
 		if tt.wantNot != "" && strings.Contains(out.String(), tt.wantNot) {
 			t.Errorf("%s json output leaks the key: %s", tt.format, out)
 		}
-		if tt.format == "json" && !json.Valid([]byte(out.String())) {
+		if tt.format == "json" && !json.Valid(out.Bytes()) {
 			t.Errorf("not one json document: %s", out)
 		}
 	}

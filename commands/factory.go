@@ -43,6 +43,9 @@ type Factory struct {
 
 	// keyringNote makes the "no usable OS keyring" notice once per process.
 	keyringNote sync.Once
+
+	// warnings wait here for the json document that carries them.
+	warnings warningLog
 }
 
 // Globals are the root flags after resolution.
@@ -86,7 +89,9 @@ func (f *Factory) Profile() (config.Profile, error) {
 
 // Printer renders results in the chosen format on stdout.
 func (f *Factory) Printer() *output.Printer {
-	return output.NewPrinter(f.Globals.Output, f.IO.Out, f.colorOn())
+	p := output.NewPrinter(f.Globals.Output, f.IO.Out, f.colorOn())
+	p.Warnings = f.takeWarnings
+	return p
 }
 
 func (f *Factory) colorOn() bool {
@@ -111,9 +116,10 @@ func (f *Factory) CanPrompt() bool {
 	return f.IO.StdinTTY && f.IO.StderrTTY
 }
 
-// Notice prints an informational line on stderr for people (TTY, not --quiet).
+// Notice prints an informational line on stderr for people (TTY, not
+// --quiet, not json: there the document says it).
 func (f *Factory) Notice(format string, args ...any) {
-	if !f.Globals.Quiet {
+	if !f.Globals.Quiet && !f.JSON() {
 		f.IO.Notice(format, args...)
 	}
 }

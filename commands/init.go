@@ -198,7 +198,7 @@ func initStackStep(ctx context.Context, f *Factory, opts *initOptions, res *init
 	}
 	res.Stack.Description = d
 	if len(opts.engines) > 0 {
-		f.say("note: stack %s already exists and keeps its engines; --engines applies to a new stack", name)
+		f.warn("stack %s already exists and keeps its engines; --engines applies to a new stack", name)
 	}
 	if d.State == stack.Running {
 		return nil
@@ -261,7 +261,7 @@ func initProjectDir(f *Factory, flag string) (string, error) {
 	}
 	dir, err := project.Find(flag, f.Getenv, cwd)
 	if errors.Is(err, project.ErrNotFound) {
-		f.say("note: %s is not in a project (no .git, package.json, pyproject.toml, requirements.txt, go.mod, Cargo.toml, .cursor/…): "+
+		f.warn("%s is not in a project (no .git, package.json, pyproject.toml, requirements.txt, go.mod, Cargo.toml, .cursor/…): "+
 			".env.loams not written; run `loams env export --write .env.loams --project-dir DIR` for your project", cwd)
 		return "", nil
 	}
@@ -315,7 +315,7 @@ func initAgents(ctx context.Context, f *Factory, opts *initOptions, res *initRes
 			// One agent's broken config does not undo the rest of init.
 			obj := errs.As(err).Object()
 			ia.Status, ia.Error = "failed", &obj
-			f.say("warning: %s not set up: %s (%s)", name, obj.Message, obj.Hint)
+			f.warn("%s not set up: %s (%s)", name, obj.Message, obj.Hint)
 			res.Agents = append(res.Agents, ia)
 			continue
 		}

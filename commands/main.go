@@ -56,6 +56,9 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 		err = root.Run(ctx, versionFlagAsCommand(root, args))
 	}
 	if err == nil {
+		if jsonRequested(f, args) {
+			f.flushWarnings()
+		}
 		return 0
 	}
 	var silent silentExit
@@ -86,18 +89,11 @@ type silentExit int
 
 func (s silentExit) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
 
-// classify turns urfave's plain usage errors into our usage code.
+// classify finds the coded error in err's chain. Usage errors are coded
+// where urfave reports them (OnUsageError on every command, groupAction
+// for unknown subcommands), so the type decides here, never the text: an
+// uncoded error is internal, whatever words its message happens to hold.
 func classify(err error) *errs.Error {
-	var e *errs.Error
-	if errors.As(err, &e) {
-		return e
-	}
-	msg := err.Error()
-	for _, usage := range []string{"flag provided but not defined", "Required flag", "Required flags", "invalid value", "flag needs an argument", "No help topic", "unexpected argument", "option", "argument"} {
-		if strings.Contains(msg, usage) {
-			return errs.New(errs.Usage, "run `loams --help` or `loams COMMAND --help`", "%s", msg).Wrap(err)
-		}
-	}
 	return errs.As(err)
 }
 
@@ -105,6 +101,9 @@ func classify(err error) *errs.Error {
 // human lines. stdout is never touched.
 func renderError(f *Factory, args []string, e *errs.Error) {
 	if jsonRequested(f, args) {
+		if w := f.takeWarnings(); len(w) > 0 {
+			e.With("warnings", w)
+		}
 		output.WriteJSON(f.IO.ErrOut, map[string]any{"error": e.Object()})
 		return
 	}

@@ -77,8 +77,8 @@ func runPkgAdd(ctx context.Context, f *Factory, opts *pkgAddOptions) error {
 		return err
 	}
 	for _, u := range plan.Unknown {
-		// Stderr, not a notice: a script must see it too.
-		fmt.Fprintf(f.IO.ErrOut, "warning: %q is not a Loams package; passing it to %s as given\n", u, plan.Name)
+		// A warning, not a notice: a script must see it too.
+		f.warn("%q is not a Loams package; passing it to %s as given", u, plan.Name)
 	}
 	var res *pkgadd.Result
 	if !opts.dryRun {

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"loams.dev/cli/internal/testbin"
 	"os"
 	"path/filepath"
@@ -69,12 +70,12 @@ func TestPkgAddRunsNpm(t *testing.T) {
 	if got := string(argv); got != dir+"\ninstall\n--save-dev\n@loams/client\nleft-pad\n" {
 		t.Fatalf("npm saw %q", got)
 	}
-	if !strings.Contains(r.stderr, `warning: "left-pad" is not a Loams package`) {
-		t.Errorf("no warning: %q", r.stderr)
-	}
 	var res map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 		t.Fatalf("stdout is not one JSON document: %v\n%s", err, r.stdout)
+	}
+	if w := fmt.Sprint(res["warnings"]); !strings.Contains(w, `"left-pad" is not a Loams package`) || r.stderr != "" {
+		t.Errorf("the warning belongs in the document: warnings %s, stderr %q", w, r.stderr)
 	}
 	if res["exit_code"] != 0.0 || res["output_tail"] != "added 2 packages\n" || res["package_manager"] != "npm" || res["pinned"] != false {
 		t.Errorf("result %v", res)

@@ -45,7 +45,7 @@ func (f *Factory) serverFinder(explicit string) (*serverbin.Finder, error) {
 // has compatibility: "older"): it works, but may lack what the docs show.
 func (f *Factory) skewNotice(serverVersion, compatibility string) {
 	if compatibility == serverbin.Older && !f.JSON() {
-		f.say("notice: %s is older than this loams supports fully (its own minor or one below); run `loams server install` for a current one", serverVersion)
+		f.say("notice: Loams server %s is older than this loams supports fully (its own minor or one below); run `loams server install` for a current one", serverVersion)
 	}
 }
 

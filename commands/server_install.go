@@ -66,7 +66,7 @@ func (f *Factory) installServer(ctx context.Context, o serverbin.InstallOptions,
 	}
 	in := &serverbin.Installer{Home: h, Getenv: f.Getenv, Keys: append(release.Keys(), serverbin.TestKeys(f.Getenv)...),
 		Fetcher: &serverbin.Fetcher{}, Now: f.Now,
-		Warn:     func(s string) { fmt.Fprintln(f.IO.ErrOut, s) }, // loud on purpose: also when piped
+		Warn:     func(s string) { f.warn("%s", s) }, // loud on purpose: also when piped
 		Progress: f.downloadProgress,
 		Consent: func(url string, size int64) error {
 			if consented {
@@ -162,11 +162,15 @@ func (f *Factory) withServer(ctx context.Context, allowDownload bool, again stri
 		return err
 	}
 	if !allowDownload && !f.CanPrompt() {
-		e.Hint = "run `loams server install` (or `" + again + " --allow-download`), or install the server's .deb/.rpm package; `loams server list` shows where loams looked"
+		e.Hint += "; once releases are published, `" + again + " --allow-download` installs one"
 		return e
 	}
 	f.Notice("No Loams server found; loams can install the latest release.")
 	r, err := f.installServer(ctx, serverbin.InstallOptions{}, allowDownload)
+	if errs.Is(err, errs.ReleaseNotPublished) {
+		// Nothing to download: still "no server", with the ways that work.
+		return e.With("release_url", errs.As(err).Details["url"])
+	}
 	if e := (*errs.Error)(nil); errors.As(err, &e) && e.Code == errs.SignatureInvalid && len(release.Keys()) == 0 {
 		// No key to verify with (today's release): only an explicit
 		// install may go on unsigned, not a side effect of init.

@@ -2,6 +2,8 @@ package commands
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,7 +109,7 @@ func TestInitInstallsServer(t *testing.T) {
 	cli, proj := testbin.Loams(t), t.TempDir()
 
 	_, errOut, code := run(t, env, cli, "init", "--yes", "--no-agent", "--project-dir", proj)
-	if code != 4 || !strings.Contains(errOut, "hint: run `loams server install` (or `loams init --yes --allow-download`)") {
+	if code != 4 || !strings.Contains(errOut, "hint: get the Loams server:") || !strings.Contains(errOut, "`loams init --yes --allow-download` installs one") {
 		t.Fatalf("init without a server: exit %d\n%s", code, errOut)
 	}
 	out, errOut, code := run(t, env, cli, "init", "--yes", "--allow-download", "--no-agent", "--port-base", "23300", "--project-dir", proj, "-o", "json")
@@ -143,11 +145,32 @@ func TestRestartUpgrade(t *testing.T) {
 	if _, errOut, code := run(t, env, cli, "server", "install", "--from", bin); code != 0 {
 		t.Fatal(errOut)
 	}
-	if out, _, _ := run(t, env, cli, "stack", "restart", "--name", "dev", "-o", "json"); !strings.Contains(out, `"server_version": "loams 0.0.1"`) {
+	if out, _, _ := run(t, env, cli, "stack", "restart", "--name", "dev", "-o", "json"); !strings.Contains(out, `"server_version": "0.0.1"`) {
 		t.Errorf("restart without --upgrade changed the server: %s", out)
 	}
 	out, errOut, code := run(t, env, cli, "stack", "restart", "--name", "dev", "--upgrade", "-o", "json")
-	if code != 0 || !strings.Contains(out, `"server_version": "loams 0.4.1"`) || !strings.Contains(out, filepath.Join("servers", "0.4.1")) {
+	if code != 0 || !strings.Contains(out, `"server_version": "0.4.1"`) || !strings.Contains(out, filepath.Join("servers", "0.4.1")) {
 		t.Errorf("restart --upgrade: %d %s %s", code, out, errOut)
+	}
+}
+
+// Nothing is published at the release URL (the truth today): `server
+// install` is release_not_published (exit 4) naming the URL and the ways
+// that work; `stack create --allow-download` stays server_binary_not_found.
+func TestServerInstallNothingPublished(t *testing.T) {
+	t.Parallel()
+	empty := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(empty.Close)
+	env := bareEnv(t, "/usr/bin:/bin", "LOAMS_RELEASES_URL="+empty.URL+"/")
+	cli := testbin.Loams(t)
+	_, errOut, code := run(t, env, cli, "server", "install", "-o", "json")
+	e := parseErr(t, errOut)
+	if code != 4 || e.Error.Code != "release_not_published" || e.Error.Details["url"] != empty.URL+"/loams-release.json" ||
+		!strings.Contains(e.Error.Hint, "LOAMS_SERVER_BINARY") || !strings.Contains(e.Error.Hint, "--from FILE") {
+		t.Fatalf("server install: exit %d %+v", code, e)
+	}
+	_, errOut, code = run(t, env, cli, "stack", "create", "--name", "x", "--allow-download", "-o", "json")
+	if e := parseErr(t, errOut); code != 4 || e.Error.Code != "server_binary_not_found" || e.Error.Details["release_url"] != empty.URL+"/loams-release.json" {
+		t.Fatalf("stack create --allow-download: exit %d %+v", code, e)
 	}
 }

@@ -64,7 +64,7 @@ func TestServerBehindTheCLIOnPath(t *testing.T) {
 	if s := l.Servers[1]; s.IsServer || s.Used || !strings.Contains(s.SkippedBecause, "not a Loams server") {
 		t.Errorf("a copy of the CLI is not a server: %+v", s)
 	}
-	if s := l.Servers[2]; s.Path != srv || !s.Used || !s.IsServer || s.Version != "loams 0.0.1" || s.Source != "loams on PATH" {
+	if s := l.Servers[2]; s.Path != srv || !s.Used || !s.IsServer || s.Version != "0.0.1" || s.Source != "loams on PATH" {
 		t.Errorf("the stand-in: %+v", s)
 	}
 	if out, _, _ := run(t, env, self, "server", "list"); !strings.Contains(out, srv) || !strings.Contains(out, "used") {
@@ -130,7 +130,7 @@ func TestServerFromThePackage(t *testing.T) {
 	env := bareEnv(t, cliDir+":/usr/bin:/bin")
 	pkg := testbin.Symlink(t, testbin.Build(t, "./internal/testserver"), filepath.Join(envValue(env, "LOAMS_TEST_ROOT"), "usr", "bin", "loams"))
 	out, errOut, code := run(t, env, self, "server", "list", "-o", "text")
-	if code != 0 || !strings.Contains(out, pkg+"\tpackage\tloams 0.0.1\tused") {
+	if code != 0 || !strings.Contains(out, pkg+"\tpackage\t0.0.1\tused") {
 		t.Fatalf("server list: %d %q %s", code, out, errOut)
 	}
 	out, _, _ = run(t, env, self, "server", "list", "-o", "json")

@@ -15,7 +15,7 @@ func TestServerVersionSkew(t *testing.T) {
 	cli := testbin.Build(t, "./cmd/loams", "-X loams.dev/cli/internal/buildinfo.version=0.3.1")
 	env := cliEnv(t)
 	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", "23400", "--engines", "qdrant"); code != 0 ||
-		!strings.Contains(errOut, "notice: loams 0.0.1 is older than this loams supports fully") {
+		!strings.Contains(errOut, "notice: Loams server 0.0.1 is older than this loams supports fully") {
 		t.Fatalf("create: exit %d, stderr %s", code, errOut)
 	}
 	defer run(t, env, cli, "stack", "stop", "--name", "dev", "--grace", "2s")

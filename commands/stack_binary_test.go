@@ -118,15 +118,23 @@ func TestStartKilledMidway(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	// Until the server is started (its pid file written) or the start
+	// ended on its own: no deadline shorter than the test's, which a
+	// loaded machine would overrun.
 	pidFile := filepath.Join(envValue(env, "LOAMS_HOME"), "stacks", "dev", "server.pid")
-	for i := 0; i < 400; i++ {
-		if _, err := os.Stat(pidFile); err == nil {
-			break
+	for started := false; !started; {
+		select {
+		case <-exited:
+			t.Fatal("stack start ended before it wrote the pid file")
+		case <-time.After(10 * time.Millisecond):
+			_, err := os.Stat(pidFile)
+			started = err == nil
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
-	_ = cmd.Wait()
+	<-exited
 	out, _, _ := loams(t, env, "stack", "describe", "--name", "dev", "-o", "json")
 	if !strings.Contains(out, `"starting"`) && !strings.Contains(out, `"running"`) {
 		t.Fatalf("after a killed start: %s", out)

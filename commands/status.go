@@ -87,7 +87,7 @@ func endpointStatus(ctx context.Context, f *Factory) (*statusJSON, error) {
 		if ep.Kind == endpoint.Local {
 			if h, herr := f.Home(); herr == nil {
 				if spec, lerr := stack.Load(h, ep.Stack); lerr == nil {
-					st.ServerVersion = strings.TrimPrefix(spec.ServerVersion, "loams ")
+					st.ServerVersion = serverbin.SemVer(spec.ServerVersion)
 				}
 			}
 		}
@@ -101,7 +101,7 @@ func endpointStatus(ctx context.Context, f *Factory) (*statusJSON, error) {
 		st.Reachable = e.Code != errs.EndpointUnreachable && e.Code != errs.TLSError
 	default:
 		st.Reachable = true
-		st.ServerVersion, st.Edition = inst.ServerVersion, inst.Edition
+		st.ServerVersion, st.Edition = serverbin.SemVer(inst.ServerVersion), inst.Edition
 		if inst.Services != nil {
 			st.Services = inst.Services
 		}

@@ -1,20 +1,41 @@
 package commands
 
-import "loams.dev/cli/internal/typo"
+import (
+	"slices"
+	"strings"
+
+	"loams.dev/cli/internal/typo"
+)
 
 // suggestFlag names the flag someone meant by an unknown one: first a
 // synonym people bring from other tools or other loams verbs (`--tail` is
 // our `--lines`; `--name` on most verbs is `--stack`, and the other way
-// round), then the closest spelling. Only flags of the command are offered.
+// round), then the one flag that has the typed word as one of its words
+// (`--port` is `--port-base`), then the closest spelling. Only long flags
+// of the command are offered: a one-letter alias (`-o`) is never what a
+// mistyped long flag meant, and `--o` is not a flag.
 func suggestFlag(typed string, flags []string) string {
-	for _, syn := range flagSynonyms(typed) {
-		for _, fl := range flags {
-			if fl == syn {
-				return fl
-			}
+	var long []string
+	for _, fl := range flags {
+		if len(fl) > 1 && !slices.Contains(long, fl) {
+			long = append(long, fl)
 		}
 	}
-	return suggest(typed, flags)
+	for _, syn := range flagSynonyms(typed) {
+		if slices.Contains(long, syn) {
+			return syn
+		}
+	}
+	var withWord []string
+	for _, fl := range long {
+		if slices.Contains(strings.Split(fl, "-"), typed) {
+			withWord = append(withWord, fl)
+		}
+	}
+	if len(withWord) == 1 {
+		return withWord[0]
+	}
+	return suggest(typed, long)
 }
 
 // flagSynonyms maps a flag spelled as other tools spell it to ours.

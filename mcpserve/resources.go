@@ -92,7 +92,7 @@ func (s *Server) readDocsResource(uri string) (*mcp.ReadResourceResult, error) {
 		if len(uri) > 200 {
 			uri = uri[:200]
 		}
-		return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: "resource not found: " + err.Error(),
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, // what go-sdk v1.8 answers for a missing resource Message: "resource not found: " + err.Error(),
 			Data: mustMarshal(map[string]string{"uri": uri, "hint": errs.As(err).Hint})}
 	}
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // docsFiles counts the bundle's guides and snippets on disk.
@@ -92,8 +92,8 @@ func TestDocsResources(t *testing.T) {
 			t.Errorf("snippet mime type %v", c["mimeType"])
 		}
 		if _, err := s.send("resources/read", map[string]any{"uri": "loams://docs/guides/nope.md"}); err == nil ||
-			int64(err.Code) != mcp.CodeResourceNotFound || !strings.Contains(string(err.Data), "docs search") {
-			t.Errorf("unknown page: %+v, want %d with a hint", err, mcp.CodeResourceNotFound)
+			int64(err.Code) != jsonrpc.CodeInvalidParams || !strings.Contains(string(err.Data), "docs search") {
+			t.Errorf("unknown page: %+v, want %d with a hint", err, jsonrpc.CodeInvalidParams)
 		}
 		if _, err := s.send("resources/list", map[string]any{"cursor": "zz"}); err == nil || err.Code != -32602 {
 			t.Errorf("bad cursor: %+v, want -32602", err)

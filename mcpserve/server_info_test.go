@@ -43,7 +43,7 @@ func TestToolsReportTheServer(t *testing.T) {
 	}
 	status, _ := a.call("stack_status", map[string]any{"name": "app"})
 	data, _ = json.Marshal(status)
-	if !strings.Contains(string(data), `"edition":"packaged"`) || !strings.Contains(string(data), `"server_version":"loams 0.0.1"`) {
+	if !strings.Contains(string(data), `"edition":"packaged"`) || !strings.Contains(string(data), `"server_version":"0.0.1"`) {
 		t.Errorf("stack_status: %s", data)
 	}
 
@@ -53,7 +53,7 @@ func TestToolsReportTheServer(t *testing.T) {
 	if !isErr && !strings.Contains(string(data), "server_binary_not_found") {
 		t.Fatalf("stack_create without a server: %s", data)
 	}
-	if !strings.Contains(string(data), "ask the user to run `loams server install`") {
+	if !strings.Contains(string(data), "ask the user to run `loams configure set server_binary PATH`") || strings.Contains(string(data), "server list") {
 		t.Errorf("stack_create must tell the agent to ask the user: %s", data)
 	}
 }

@@ -2,7 +2,6 @@ package mcpserve
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -55,11 +54,8 @@ func (s *Server) stackCreateTool() tool {
 			root, _ := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
 			d, err := s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
 				Start: in.Start, Wait: stack.DefaultWait, ConfineStorage: true, StorageRoot: root, Project: root})
-			if e := (*errs.Error)(nil); errors.As(err, &e) && e.Code == errs.ServerBinaryNotFound && e.Details["path"] == nil {
-				// Tools never download: the user installs the server.
-				e.ForAgent(errs.AskUser("loams server install") + " or to set LOAMS_SERVER_BINARY (tools never download), then call stack_create again")
-				return stackCreated{}, e
-			}
+			// server_binary_not_found carries its agent hint (ask the user:
+			// tools never download).
 			out := stackCreated{Description: d, Target: workspace.Target{Stack: in.Name, Source: workspace.FromArgument, Project: root}}
 			if _, lerr := stack.Load(s.opts.Home, in.Name); lerr == nil {
 				// Made, even if its first start failed: adopt it as the CLI does.

@@ -77,7 +77,7 @@ func jsonEqual(a, b string) bool {
 func TestStackAndEnvTools(t *testing.T) {
 	t.Parallel()
 	a := newAgent(t)
-	if out, _ := a.call("loams_info", nil); out["server"] == nil || out["server"].(map[string]any)["version"] != "loams 0.0.1" {
+	if out, _ := a.call("loams_info", nil); out["server"] == nil || out["server"].(map[string]any)["version"] != "0.0.1" {
 		t.Errorf("loams_info must report the server binary it found: %v", out["server"])
 	}
 	if out, isErr := a.call("stack_status", nil); isErr || len(out["stacks"].([]any)) != 0 {

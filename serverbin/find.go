@@ -192,11 +192,14 @@ func (f *Finder) explicitError(c Candidate) error {
 		With("path", c.Path).With("from", c.Source)
 }
 
-// NotFound is server_binary_not_found with the one-line way forward.
+// NotFound is server_binary_not_found with the ways forward that work
+// today (the release channel has nothing published yet). An agent cannot
+// install a server: it asks the user.
 func NotFound() *errs.Error {
-	return errs.New(errs.ServerBinaryNotFound,
-		"run `loams server install` (or install the server's .deb/.rpm package, or build it from source with cargo); `loams server list` shows where loams looked",
-		"no Loams server binary found")
+	return errs.New(errs.ServerBinaryNotFound, WaysToGetServer+"; `loams server list` shows where loams looked",
+		"no Loams server binary found").
+		ForAgent(errs.AskUser("loams configure set server_binary PATH") +
+			" for a Loams server they have, or to install one (its .deb/.rpm package, or `cargo install`); tools never download; then call stack_create again")
 }
 
 // isSelf reports whether path is the running CLI after resolving symlinks.

@@ -77,7 +77,7 @@ func TestFinderOrder(t *testing.T) {
 	if list[0].IsServer || !strings.Contains(list[0].SkippedBecause, "--data-dir") {
 		t.Errorf("a loams that is not a server: %+v", list[0])
 	}
-	if !list[1].Used || list[1].Version != "loams 0.0.1" || list[2].Used || list[2].SkippedBecause == "" {
+	if !list[1].Used || list[1].Version != "0.0.1" || list[2].Used || list[2].SkippedBecause == "" {
 		t.Errorf("the package server must be used, the rest skipped: %+v", list[1:])
 	}
 	b, c, err := f.Find(context.Background())
@@ -102,7 +102,7 @@ func TestFinderOrder(t *testing.T) {
 		}
 	}
 	list = f.List(context.Background())
-	if len(list) < 2 || !list[0].Used || list[1].Path != older || list[1].Used || !strings.Contains(list[1].SkippedBecause, "not current") || list[1].Version != "loams 0.0.1" {
+	if len(list) < 2 || !list[0].Used || list[1].Path != older || list[1].Used || !strings.Contains(list[1].SkippedBecause, "not current") || list[1].Version != "0.0.1" {
 		t.Errorf("installed, not current: %+v", list[:2])
 	}
 }
@@ -131,13 +131,15 @@ func TestFinderNeverItself(t *testing.T) {
 	}
 }
 
-// Nothing found: server_binary_not_found whose hint starts with the install command.
+// Nothing found: server_binary_not_found whose hint names the ways that
+// work while no release is published, and an agent is told to ask.
 func TestFinderNotFound(t *testing.T) {
 	t.Parallel()
 	f := &serverbin.Finder{Home: home.Home{Dir: t.TempDir()}, Getenv: func(k string) string { return "" }, Root: t.TempDir()}
 	_, _, err := f.Find(context.Background())
 	e := errs.As(err)
-	if e.Code != errs.ServerBinaryNotFound || !strings.HasPrefix(e.Hint, "run `loams server install`") {
+	if e.Code != errs.ServerBinaryNotFound || !strings.Contains(e.Hint, "/usr/bin/loams") || !strings.Contains(e.Hint, "LOAMS_SERVER_BINARY") ||
+		!strings.Contains(e.Hint, "server install --from") || !strings.HasPrefix(e.HintFor(true), "ask the user to run `") {
 		t.Fatalf("%+v", e)
 	}
 }
@@ -152,7 +154,7 @@ case "$1" in --version) echo "loams 0.4.2";; dev) printf '      --data-dir <DIR>
 	h := home.Home{Dir: t.TempDir()}
 	for range 3 {
 		b, err := serverbin.Probe(context.Background(), h, bin)
-		if err != nil || !b.IsServer || b.Version != "loams 0.4.2" || b.Defaults["--live-listen"] != "127.0.0.1:7710" || !b.Values["--data-dir"] {
+		if err != nil || !b.IsServer || b.Version != "0.4.2" || b.Defaults["--live-listen"] != "127.0.0.1:7710" || !b.Values["--data-dir"] {
 			t.Fatalf("probe: %v %+v", err, b)
 		}
 	}

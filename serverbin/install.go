@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -75,6 +76,9 @@ func (in *Installer) Install(ctx context.Context, o InstallOptions) (*Receipt, e
 	if o.Variant == "" {
 		o.Variant = "standard"
 	}
+	if err := CheckVariant(o.Variant); err != nil {
+		return nil, err
+	}
 	if o.From != "" {
 		return in.installFrom(ctx, o)
 	}
@@ -87,11 +91,13 @@ func (in *Installer) Install(ctx context.Context, o InstallOptions) (*Receipt, e
 	}
 	relURL := ReleaseURL(base, o.Version)
 	manifestURL := relURL + "loams-release.json"
-	signed, err := in.checkTrust(manifestURL, o.AllowUnsigned)
-	if err != nil {
-		return nil, err
-	}
+	// The manifest first: whether a release exists at all is the first
+	// thing the user needs to know, before any question of keys.
 	data, err := in.Fetcher.Get(ctx, manifestURL, 1<<20)
+	if err != nil {
+		return nil, notPublished(err, relURL, o.Version)
+	}
+	signed, err := in.checkTrust(manifestURL, o.AllowUnsigned)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +107,10 @@ func (in *Installer) Install(ctx context.Context, o InstallOptions) (*Receipt, e
 			return nil, err
 		}
 		if err := Verify(data, sig, in.Keys); err != nil {
-			return nil, err.(*errs.Error).With("url", manifestURL)
+			if e := (*errs.Error)(nil); errors.As(err, &e) {
+				e.With("url", manifestURL)
+			}
+			return nil, err
 		}
 	}
 	m, err := ParseManifest(data, manifestURL)
@@ -197,7 +206,10 @@ func (in *Installer) download(ctx context.Context, src, dest string, size int64)
 		wrap, done = in.Progress(size)
 		defer done()
 	}
-	return in.Fetcher.Download(ctx, src, f, wrap)
+	if size < 0 {
+		size = maxBinary // --from URL: no manifest states a size
+	}
+	return in.Fetcher.Download(ctx, src, f, size, wrap)
 }
 
 // checkSum compares size and SHA-256 with the manifest before anything is
@@ -252,7 +264,10 @@ func (in *Installer) finish(ctx context.Context, staging, archive string, r *Rec
 		return nil, errs.New(errs.ServerError, "nothing was installed; report the release to the server project",
 			"the new server says %q, the manifest says %s", b.Version, r.Version)
 	}
-	dir := filepath.Join(ServersDir(in.Home), r.Version, r.Variant)
+	dir, err := installDir(in.Home, r.Version, r.Variant)
+	if err != nil {
+		return nil, err
+	}
 	r.Path, r.InstalledAt = filepath.Join(dir, "loams"), in.now().UTC().Truncate(time.Second)
 	data, _ := json.MarshalIndent(r, "", "  ")
 	if err := safefile.Write(filepath.Join(staging, "receipt.json"), append(data, '\n'), 0o600); err != nil {

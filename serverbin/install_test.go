@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"loams.dev/cli/internal/testbin"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,7 +78,7 @@ func TestInstallVerifiedRelease(t *testing.T) {
 		t.Errorf("current %q, downloads %d", serverbin.Current(w.h), rel.Requests.Load())
 	}
 	f := &serverbin.Finder{Home: w.h, Getenv: func(string) string { return "" }, Root: t.TempDir()}
-	if b, c, err := f.Find(context.Background()); err != nil || b.Path != want || c.Source != serverbin.SourceInstalled || b.Version != "loams 0.3.0" {
+	if b, c, err := f.Find(context.Background()); err != nil || b.Path != want || c.Source != serverbin.SourceInstalled || b.Version != "0.3.0" {
 		t.Errorf("find after install: %v %+v", err, c)
 	}
 	// Installing it again downloads nothing and asks nothing.
@@ -111,7 +113,7 @@ func TestInstallRefusals(t *testing.T) {
 		{"not a server", testrelease.Options{Entries: []testrelease.Entry{{Name: "loams", Body: []byte("#!/bin/sh\necho hi\n")}}},
 			serverbin.InstallOptions{}, false, errs.ServerError, "smoke test"},
 		{"unknown variant", testrelease.Options{}, serverbin.InstallOptions{Variant: "full"}, false, errs.VariantNotFound, "no full build"},
-		{"wrong version", testrelease.Options{}, serverbin.InstallOptions{Version: "9.9.9"}, false, errs.ManifestInvalid, "answered 404"},
+		{"wrong version", testrelease.Options{}, serverbin.InstallOptions{Version: "9.9.9"}, false, errs.ReleaseNotPublished, "9.9.9 is not published"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -183,5 +185,32 @@ func TestInstallFromFileMirror(t *testing.T) {
 	}
 	if r, err := w.in.Install(context.Background(), serverbin.InstallOptions{}); err != nil || r.Version != "0.3.0" || !r.Signed {
 		t.Fatalf("%v %+v", err, r)
+	}
+}
+
+// Nothing published at the release URL (today's truth): the answer is
+// release_not_published naming the URL and the ways that work, before any
+// question of keys, so --allow-unsigned is not offered as the way out.
+func TestInstallNothingPublished(t *testing.T) {
+	t.Parallel()
+	empty := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(empty.Close)
+	for _, allowUnsigned := range []bool{false, true} {
+		w := newInstaller(t, &testrelease.Release{URL: empty.URL + "/"})
+		_, err := w.in.Install(context.Background(), serverbin.InstallOptions{AllowUnsigned: allowUnsigned})
+		e := errs.As(err)
+		if e.Code != errs.ReleaseNotPublished || e.ExitCode() != 4 || e.Details["url"] != empty.URL+"/loams-release.json" ||
+			!strings.Contains(e.Message, empty.URL) || strings.Contains(e.Hint, "allow-unsigned") {
+			t.Fatalf("allow-unsigned=%v: %s: %s (hint %q, details %v)", allowUnsigned, e.Code, e.Message, e.Hint, e.Details)
+		}
+		for _, way := range []string{"LOAMS_SERVER_BINARY", "--server-binary", "server_binary", "--from", "/usr/bin/loams", "cargo install"} {
+			if !strings.Contains(e.Hint, way) {
+				t.Errorf("the hint does not name %s: %s", way, e.Hint)
+			}
+		}
+		if len(w.warnings) != 0 {
+			t.Errorf("warned about an unsigned install that never began: %v", w.warnings)
+		}
+		w.nothingInstalled(t)
 	}
 }

@@ -44,6 +44,12 @@ func ParseManifest(data []byte, from string) (*Manifest, error) {
 	if _, ok := ParseVersion(m.Version); !ok || len(m.Artifacts) == 0 {
 		return nil, errs.New(errs.ManifestInvalid, "check LOAMS_RELEASES_URL points at a Loams release", "%s has no version or no artifacts", from).With("url", from)
 	}
+	for _, a := range m.Artifacts {
+		if !validVariant(a.Variant) {
+			return nil, errs.New(errs.ManifestInvalid, "do not use this release; check LOAMS_RELEASES_URL points at a Loams release",
+				"%s names an artifact variant %q that is not a plain name", from, a.Variant).With("url", from).With("variant", a.Variant)
+		}
+	}
 	return &m, nil
 }
 

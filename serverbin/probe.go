@@ -35,7 +35,7 @@ const PassthroughMarker = "LOAMS_SERVER_PASSTHROUGH"
 // Binary is a probed candidate: what its `dev --help` and `--version` said.
 type Binary struct {
 	Path     string            `json:"path"`
-	Version  string            `json:"version"`       // first line of --version, "loams 0.0.1"
+	Version  string            `json:"version"`       // the semver of --version's "loams 0.0.1": "0.0.1"
 	IsServer bool              `json:"is_server"`     // `dev --help` lists --data-dir
 	Flags    map[string]bool   `json:"flags"`         // every flag of `dev --help`
 	Defaults map[string]string `json:"defaults"`      // flag → its [default: …] in `dev --help`
@@ -75,6 +75,7 @@ func Probe(ctx context.Context, h home.Home, path string) (*Binary, error) {
 	}
 	for _, e := range cache {
 		if e.Key == key && e.Binary != nil {
+			e.Binary.Version = SemVer(e.Binary.Version) // a cache written when it held the whole line
 			return e.Binary, nil
 		}
 	}
@@ -125,7 +126,7 @@ func ask(ctx context.Context, path string) (*Binary, bool) {
 		b.Why = "`--version` failed: " + err.Error()
 		return b, !errors.Is(err, errTimeout)
 	}
-	b.IsServer, b.Version = true, firstLine(version)
+	b.IsServer, b.Version = true, SemVer(firstLine(version))
 	return b, true
 }
 

@@ -25,7 +25,7 @@ func (in *Installer) checkTrust(manifestURL string, allowUnsigned bool) (bool, e
 		return false, errs.New(errs.InsecureEndpoint, "use an https:// LOAMS_RELEASES_URL for an unsigned install",
 			"an unsigned release must come over HTTPS, not %s", manifestURL).With("url", manifestURL)
 	}
-	in.Warn("warning: installing an UNSIGNED server release: only the SHA-256 in the manifest from " + u.Host + " protects this download")
+	in.Warn("installing an UNSIGNED server release: only the SHA-256 in the manifest from " + u.Host + " protects this download")
 	return false, nil
 }
 

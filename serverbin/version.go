@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -22,6 +23,23 @@ func ParseVersion(s string) (Version, bool) {
 	b, _ := strconv.Atoi(m[2])
 	c, _ := strconv.Atoi(m[3])
 	return Version{a, b, c}, true
+}
+
+// semverPattern is a semantic version with its pre-release and build
+// suffixes, after an optional v.
+var semverPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)`)
+})
+
+// SemVer is the server's version as GetInstance reports it ("0.0.7"), from
+// either that or the `--version` line ("loams 0.0.7"): the one form
+// server_version takes everywhere. A line with no version is returned
+// without the program name.
+func SemVer(s string) string {
+	if m := semverPattern().FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "loams "))
 }
 
 // Compare orders versions.

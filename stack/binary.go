@@ -3,7 +3,6 @@ package stack
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
 
 	"loams.dev/cli/internal/buildinfo"
@@ -84,7 +83,7 @@ func (s *Spec) identify(d *Description) {
 	if in, err := serverbin.GetInstance(ctx, native.url(s.Ports[native.Key])); err == nil {
 		d.Edition, d.Services = in.Edition, in.Services
 		if in.ServerVersion != "" {
-			d.ServerVersion = "loams " + strings.TrimPrefix(in.ServerVersion, "loams ")
+			d.ServerVersion = serverbin.SemVer(in.ServerVersion)
 		}
 	}
 	b := buildinfo.Get()

@@ -68,7 +68,7 @@ func TestDescribeAsksTheServer(t *testing.T) {
 			if err != nil || d.Edition != tc.edition {
 				t.Fatalf("describe: %v %+v", err, d)
 			}
-			if d.ServerVersion != "loams 0.0.1" {
+			if d.ServerVersion != "0.0.1" {
 				t.Errorf("server_version %q", d.ServerVersion)
 			}
 			if _, err := f.sv.Stop(context.Background(), "id", 0); err != nil {

@@ -38,7 +38,8 @@ type EngineState struct {
 
 // describe builds the object from the spec and the state.
 func (s *Spec) describe(state string, p *pidFile) *Description {
-	d := &Description{Name: s.Name, State: state, ServerBinary: s.ServerBinary, ServerVersion: s.ServerVersion,
+	d := &Description{Name: s.Name, State: state, ServerBinary: s.ServerBinary, ServerVersion: serverbin.SemVer(s.ServerVersion), // stack.toml of older CLIs holds "loams X.Y.Z"
+
 		DataDir: s.DataDir(), LogPath: s.LogPath(), CreatedAt: s.CreatedAt.UTC(), Engines: []EngineState{}}
 	if p != nil && (state == Running || state == Starting || state == Unhealthy) {
 		pid, at := p.PID, p.StartedAt.UTC().Truncate(time.Second)

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strings"
 )
 
 // Server log rotation: at 64 MiB, server.log moves to server.log.1 (and .1
@@ -68,9 +67,4 @@ func Tail(path string, n int) ([]string, error) {
 		lines = lines[len(lines)-n:]
 	}
 	return lines, nil
-}
-
-func tailText(path string, n int) string {
-	lines, _ := Tail(path, n)
-	return strings.Join(lines, "\n")
 }

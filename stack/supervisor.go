@@ -103,7 +103,10 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 		_ = os.Remove(s.PidPath())
 	}
 	if err := s.checkPorts(); err != nil {
-		return nil, err.(*errs.Error).With("name", name)
+		if e := (*errs.Error)(nil); errors.As(err, &e) {
+			e.With("name", name)
+		}
+		return nil, err
 	}
 	if !isFile(s.ServerBinary) {
 		return nil, notFound().With("path", s.ServerBinary)

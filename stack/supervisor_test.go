@@ -333,11 +333,11 @@ func TestIgnoredSIGTERMIsKilledAfterGrace(t *testing.T) {
 	if _, err := f.sv.Stop(context.Background(), "stubborn", 1500*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	// The supervisor's reaper may not have collected the zombie yet.
-	for deadline := time.Now().Add(2 * time.Second); exec.Command("kill", "-0", fmt.Sprint(*d.PID)).Run() == nil; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("pid %d still alive after stop", *d.PID)
-		}
+	// The supervisor's reaper may not have collected the zombie yet; a
+	// pid that never goes is caught by the test's own timeout, not by a
+	// guess at how fast a loaded machine reaps.
+	for exec.Command("kill", "-0", fmt.Sprint(*d.PID)).Run() == nil {
+		time.Sleep(10 * time.Millisecond)
 	}
 	mu.Lock()
 	defer mu.Unlock()

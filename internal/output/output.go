@@ -57,8 +57,11 @@ type View struct {
 // Printer writes views to out in one format.
 type Printer struct {
 	Format Format
-	out    io.Writer
-	style  styles
+	// Warnings, when set, gives the warnings to carry in a json document
+	// as `warnings` (the rule that stderr stays one JSON document).
+	Warnings func() []string
+	out      io.Writer
+	style    styles
 }
 
 type styles struct {
@@ -94,6 +97,9 @@ func NewPrinter(format Format, out io.Writer, color bool) *Printer {
 func (p *Printer) Print(v View) error {
 	switch p.Format {
 	case JSON:
+		if p.Warnings != nil {
+			return WriteJSON(p.out, withWarnings(v.JSON, p.Warnings()))
+		}
 		return WriteJSON(p.out, v.JSON)
 	case Text:
 		rows := v.Rows
@@ -213,4 +219,25 @@ func cleanTSV(row []string) []string {
 		out[i] = strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(c)
 	}
 	return out
+}
+
+// withWarnings adds `"warnings": [...]` to a document that is a JSON
+// object, keeping its own keys in their order (a struct's fields, not
+// sorted as a map would be).
+func withWarnings(doc any, warnings []string) any {
+	if len(warnings) == 0 {
+		return doc
+	}
+	b, err := json.Marshal(doc)
+	w, err2 := json.Marshal(warnings)
+	if err != nil || err2 != nil || len(b) < 2 || b[0] != '{' {
+		return doc
+	}
+	body := b[1 : len(b)-1]
+	out := append([]byte{'{'}, body...)
+	if len(body) > 0 {
+		out = append(out, ',')
+	}
+	out = append(append(append(out, `"warnings":`...), w...), '}')
+	return json.RawMessage(out)
 }

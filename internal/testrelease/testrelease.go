@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -52,6 +53,9 @@ type Options struct {
 	Tamper func([]byte) []byte
 	// SignWith signs with another key than the one PublicKey names.
 	SignWithOtherKey bool
+	// ServeArchive, when set, answers the archive request in place of
+	// the plain write (a mirror that stalls, or streams too much).
+	ServeArchive func(w http.ResponseWriter, r *http.Request, archive []byte)
 }
 
 // StandIn is a server that says `loams <version>`: a tiny script that
@@ -116,7 +120,7 @@ func Serve(t testing.TB, o Options) *Release {
 	sum := sha256.Sum256(archive)
 	m := serverbin.Manifest{Schema: 1, Version: o.Version, Channel: "stable", PublishedAt: "2026-12-01T00:00:00Z", OutputSchema: 1,
 		DocsVersion: o.Version, Artifacts: []serverbin.Artifact{
-			{Variant: o.Variant, Target: target, URL: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(archive)), Features: []string{"es", "qdrant"}},
+			{Variant: o.Variant, Target: target, URL: url.PathEscape(name), SHA256: hex.EncodeToString(sum[:]), Size: int64(len(archive)), Features: []string{"es", "qdrant"}},
 			{Variant: "cli", Target: target, URL: "loams-cli-" + target + ".tar.xz", SHA256: "00", Size: 1},
 		}}
 	if o.Tamper != nil {
@@ -150,6 +154,10 @@ func Serve(t testing.TB, o Options) *Release {
 				return
 			}
 			r.Requests.Add(1)
+			if o.ServeArchive != nil {
+				o.ServeArchive(w, req, data)
+				return
+			}
 		}
 		_, _ = w.Write(data)
 	}))
