@@ -52,7 +52,9 @@ func nameFlag(dst *string, required bool) *cli.StringFlag {
 // required --name.
 func positionalStackName(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 	args := cmd.Args().Slice()
-	if g := cmd.String("stack"); g != "" && len(args) == 0 {
+	// Where the name is required (create, run, delete) the global --stack
+	// is the name; elsewhere it stays the target rule's --stack step.
+	if g := cmd.String("stack"); g != "" && len(args) == 0 && nameRequired(cmd) {
 		if cmd.IsSet("name") && cmd.String("name") != g {
 			return ctx, errs.New(errs.Usage, fmt.Sprintf("give the stack once: `%s %s`", cmd.FullName(), g),
 				"two stack names: %q as --stack and %q as --name", g, cmd.String("name"))
@@ -73,6 +75,15 @@ func positionalStackName(ctx context.Context, cmd *cli.Command) (context.Context
 		}
 	}
 	return ctx, nil
+}
+
+func nameRequired(c *cli.Command) bool {
+	for _, fl := range c.Flags {
+		if sf, ok := fl.(*cli.StringFlag); ok && sf.Name == "name" {
+			return sf.Required
+		}
+	}
+	return false
 }
 
 func hasFlag(c *cli.Command, name string) bool {
