@@ -17,11 +17,17 @@ func exportSource(ctx context.Context, f *Factory, opts *envExportOptions) (envf
 		case err != nil && f.remoteConfigured():
 			return envfile.Stack{}, err
 		case err == nil && ep.Kind == endpoint.Remote:
-			keys, err := f.ProfileKeys(ctx)
+			// The file hands the key to whatever reads LOAMS_ENDPOINT: only
+			// the origin the key belongs to may be named there.
+			key, _, err := f.endpointKey(ctx, ep)
 			if err != nil {
 				return envfile.Stack{}, err
 			}
-			return envfile.RemoteEnv(ctx, envfile.Remote{Profile: ep.Profile, URL: ep.URL, Namespace: ep.Namespace, Surfaces: ep.Surfaces}, keys)
+			sec, err := key.For(ep.URL, ep.Profile)
+			if err != nil {
+				return envfile.Stack{}, err
+			}
+			return envfile.RemoteEnv(envfile.Remote{Profile: ep.Profile, URL: ep.URL, Namespace: ep.Namespace, Surfaces: ep.Surfaces}, sec)
 		case err == nil && ep.Stack != "":
 			opts.Stack = ep.Stack // LOAMS_ENDPOINT or --endpoint named a local stack
 		}

@@ -7,6 +7,7 @@ import (
 	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/config"
+	"loams.dev/cli/internal/home"
 	"loams.dev/cli/secret"
 	"loams.dev/cli/stack"
 )
@@ -60,34 +61,52 @@ func (f *Factory) localStacks() ([]endpoint.LocalStack, error) {
 }
 
 // ProfileKeys opens the store of profile keys (same backend rules as the
-// stacks' keys: secrets setting, LOAMS_SECRETS).
-func (f *Factory) ProfileKeys(ctx context.Context) (secret.Store, error) {
-	return f.openStore(ctx, secret.OpenProfiles)
+// stacks' keys: secrets setting, LOAMS_SECRETS), each key with its origin.
+func (f *Factory) ProfileKeys(ctx context.Context) (secret.BoundStore, error) {
+	var keys secret.BoundStore
+	_, err := f.openStore(ctx, func(ctx context.Context, mode string, h home.Home, notice func(string)) (secret.Store, error) {
+		s, err := secret.OpenProfiles(ctx, mode, h, notice)
+		keys = s
+		return s, err
+	})
+	return keys, err
 }
 
-// endpointKey is the key requests to ep carry: the profile's stored key
-// for a remote endpoint, the stack's own key for a local one. A missing
-// key is the zero Secret; the server decides whether it needs one.
-func (f *Factory) endpointKey(ctx context.Context, ep endpoint.Endpoint) (key secret.Secret, backend string, err error) {
-	var store secret.Store
-	name := ep.Profile
+// endpointKey is the key requests to ep may carry, bound to the origin it
+// belongs to: the profile's stored key for a remote endpoint (bound to the
+// origin login stored it for, whatever ep is), the stack's own key for a
+// local one. A missing key is the zero Key; the server decides whether it
+// needs one, and endpoint.Client decides where the key may go.
+func (f *Factory) endpointKey(ctx context.Context, ep endpoint.Endpoint) (key endpoint.Key, backend string, err error) {
 	if ep.Kind == endpoint.Local {
-		store, name = nil, ep.Stack
-		if store, err = f.SecretStore(ctx); err != nil {
+		store, err := f.SecretStore(ctx)
+		if err != nil {
 			return key, "", err
 		}
-	} else if store, err = f.ProfileKeys(ctx); err != nil {
+		s, err := store.Get(ctx, ep.Stack)
+		if errors.Is(err, secret.ErrNotFound) {
+			return key, store.Backend(), nil
+		}
+		return endpoint.BindKey(s, ep.URL), store.Backend(), err
+	}
+	keys, err := f.ProfileKeys(ctx)
+	if err != nil {
 		return key, "", err
 	}
-	key, err = store.Get(ctx, name)
-	if errors.Is(err, secret.ErrNotFound) {
-		return secret.Secret{}, store.Backend(), nil
+	p, err := f.Profile()
+	if err != nil {
+		return key, "", err
 	}
-	return key, store.Backend(), err
+	var notice func(string)
+	if !f.JSON() {
+		notice = func(msg string) { f.say("%s", msg) }
+	}
+	key, err = endpoint.LoadProfileKey(ctx, keys, ep.Profile, p.Endpoint, notice)
+	return key, keys.Backend(), err
 }
 
 // endpointClient is the one client for ep, with its key, namespace and CA.
-func (f *Factory) endpointClient(ep endpoint.Endpoint, key secret.Secret) (*endpoint.Client, error) {
+func (f *Factory) endpointClient(ep endpoint.Endpoint, key endpoint.Key) (*endpoint.Client, error) {
 	hint := ""
 	if ep.Kind == endpoint.Local {
 		hint = "start it: `loams stack start --name " + ep.Stack + "`"

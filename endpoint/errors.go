@@ -72,9 +72,31 @@ func (c *Client) unreachable(err error, format string, args ...any) error {
 }
 
 func (c *Client) unauthenticated() error {
+	if c.opts.Key.IsZero() {
+		return errs.New(errs.Unauthenticated, "log in: `loams login --with-api-key"+c.profileFlag()+"` (the key is read from stdin)",
+			"%s requires an API key, and none is stored (401 unauthenticated)", c.base.Redacted()).With("endpoint", c.URL()).With("profile", c.opts.Profile)
+	}
 	return errs.New(errs.Unauthenticated, "log in again: `loams login --with-api-key"+c.profileFlag()+"` (the key is read from stdin)",
 		"%s rejected the API key (401 unauthenticated)", c.base.Redacted()).With("endpoint", c.URL()).With("profile", c.opts.Profile)
 }
+
+// KeyError is nil when the client holds a key it may send to its
+// endpoint; else the unauthenticated error of a command that needs one:
+// no key stored, or a key that belongs to another origin.
+func (c *Client) KeyError() error {
+	k := c.opts.Key
+	if k.IsZero() {
+		return errs.New(errs.Unauthenticated, "log in: `loams login --with-api-key"+c.profileFlag()+"` (the key is read from stdin)",
+			"profile %q has no stored API key for %s", c.opts.Profile, c.base.Redacted()).With("profile", c.opts.Profile).With("endpoint", c.URL())
+	}
+	if o, err := OriginOf(c.base); err != nil || k.Origin == "" || o != k.Origin {
+		return k.elsewhere(c.URL(), c.opts.Profile)
+	}
+	return nil
+}
+
+// KeyOrigin is the origin the client's key belongs to ("" for none).
+func (c *Client) KeyOrigin() Origin { return c.opts.Key.Origin }
 
 func (c *Client) profileFlag() string {
 	name := c.opts.Profile

@@ -74,11 +74,22 @@ func (s *Server) remoteEnv(ctx context.Context, ep endpoint.Endpoint) (envfile.S
 	if err != nil {
 		return envfile.Stack{}, err
 	}
-	keys, err := secret.OpenProfiles(ctx, mode, s.opts.Home, func(msg string) { s.log.Info(msg) })
+	notice := func(msg string) { s.log.Info(msg) }
+	keys, err := secret.OpenProfiles(ctx, mode, s.opts.Home, notice)
 	if err != nil {
 		return envfile.Stack{}, err
 	}
-	return envfile.RemoteEnv(ctx, envfile.Remote{Profile: ep.Profile, URL: ep.URL, Namespace: ep.Namespace, Surfaces: ep.Surfaces}, keys)
+	// The same rule as the CLI: a key goes into a file that names its own
+	// origin only, and an old key is bound to the profile's own endpoint.
+	key, err := endpoint.LoadProfileKey(ctx, keys, ep.Profile, s.opts.Profile.Endpoint, notice)
+	if err != nil {
+		return envfile.Stack{}, err
+	}
+	sec, err := key.For(ep.URL, ep.Profile)
+	if err != nil {
+		return envfile.Stack{}, err
+	}
+	return envfile.RemoteEnv(envfile.Remote{Profile: ep.Profile, URL: ep.URL, Namespace: ep.Namespace, Surfaces: ep.Surfaces}, sec)
 }
 
 // exportSource is the stack env_export writes: the named one; else, under
