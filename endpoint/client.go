@@ -55,9 +55,10 @@ type Options struct {
 // Client is the one HTTP client for every call loams makes to a Loams
 // server: readiness probes, GetInstance, WhoAmI and remote calls alike.
 type Client struct {
-	base *url.URL
-	opts Options
-	http *http.Client
+	base   *url.URL
+	origin Origin // base's; "" when it has none
+	opts   Options
+	http   *http.Client
 	// sleep waits between retries; tests shorten it.
 	sleep func(context.Context, time.Duration) error
 }
@@ -99,6 +100,7 @@ func New(rawURL string, o Options) (*Client, error) {
 		tr = loopbackTransport(o.ConnectTimeout, proxyConfig(o.Getenv))
 	}
 	c := &Client{base: u, opts: o, sleep: sleepCtx}
+	c.origin, _ = OriginOf(u)
 	c.http = &http.Client{
 		Transport: tr,
 		Timeout:   o.RequestTimeout,
@@ -263,7 +265,7 @@ func (c *Client) follow(ctx context.Context, call Call) (*Response, error) {
 		}
 		withheld := false
 		if key := c.opts.Key; !key.IsZero() {
-			if o, err := OriginOf(target); err == nil && key.Origin != "" && o == key.Origin {
+			if o, err := OriginOf(target); err == nil && c.keyUsable() && o == key.Origin {
 				req.Header.Set("Authorization", "Bearer "+key.Secret.Reveal())
 			} else {
 				withheld = true

@@ -89,10 +89,18 @@ func (c *Client) KeyError() error {
 		return errs.New(errs.Unauthenticated, "log in: `loams login --with-api-key"+c.profileFlag()+"` (the key is read from stdin)",
 			"profile %q has no stored API key for %s", c.opts.Profile, c.base.Redacted()).With("profile", c.opts.Profile).With("endpoint", c.URL())
 	}
-	if o, err := OriginOf(c.base); err != nil || k.Origin == "" || o != k.Origin {
+	if !c.keyUsable() {
 		return k.elsewhere(c.URL(), c.opts.Profile)
 	}
 	return nil
+}
+
+// keyUsable: the endpoint itself is the key's origin. Otherwise the key is
+// not used at all, not even on a redirect that leads to its origin: an
+// endpoint must not be able to make loams send an authenticated request
+// on its behalf.
+func (c *Client) keyUsable() bool {
+	return c.origin != "" && c.origin == c.opts.Key.Origin
 }
 
 // KeyOrigin is the origin the client's key belongs to ("" for none).
