@@ -56,7 +56,7 @@ type Options struct {
 // server: readiness probes, GetInstance, WhoAmI and remote calls alike.
 type Client struct {
 	base   *url.URL
-	origin Origin // base's; "" when it has none
+	origin Origin // base's, where the key may go
 	opts   Options
 	http   *http.Client
 	// sleep waits between retries; tests shorten it.
@@ -73,6 +73,10 @@ func New(rawURL string, o Options) (*Client, error) {
 	}
 	if err := CheckSecure(u); err != nil {
 		return nil, err
+	}
+	origin, err := OriginOf(u)
+	if err != nil {
+		return nil, errs.New(errs.Usage, urlHint, "%q is not an endpoint URL: %v", rawURL, err)
 	}
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
@@ -99,8 +103,7 @@ func New(rawURL string, o Options) (*Client, error) {
 	} else {
 		tr = loopbackTransport(o.ConnectTimeout, proxyConfig(o.Getenv))
 	}
-	c := &Client{base: u, opts: o, sleep: sleepCtx}
-	c.origin, _ = OriginOf(u)
+	c := &Client{base: u, origin: origin, opts: o, sleep: sleepCtx}
 	c.http = &http.Client{
 		Transport: tr,
 		Timeout:   o.RequestTimeout,

@@ -54,6 +54,9 @@ func ParseTarget(s string) (Target, error) {
 	if err := CheckSecure(u); err != nil {
 		return Target{}, err
 	}
+	if _, err := OriginOf(u); err != nil {
+		return Target{}, errs.New(errs.Usage, urlHint, "endpoint %q: the host or port is not valid (%v)", s, err).With("endpoint", s)
+	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return Target{URL: u}, nil
