@@ -227,7 +227,7 @@ func (c *Client) Do(ctx context.Context, call Call) (*Response, error) {
 		case (resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden) && resp.withheld:
 			// The key stayed home and the server wanted one: say where
 			// the key belongs, not that the server refused it.
-			return resp, c.opts.Key.elsewhere(resp.URL, c.opts.Profile)
+			return resp, c.withheldError(resp.URL)
 		case resp.Status == http.StatusUnauthorized:
 			return resp, c.unauthenticated()
 		case resp.Status == http.StatusForbidden:

@@ -95,6 +95,25 @@ func (c *Client) KeyError() error {
 	return nil
 }
 
+// withheldError is the 401/403 of a request that went without the key
+// because it was for another origin: the endpoint itself, or a host it
+// redirected to (named by its origin only; the hop's path and query are
+// the server's business).
+func (c *Client) withheldError(answered string) error {
+	hop := ParseOrigin(answered)
+	if hop == "" || hop == c.origin || !c.keyUsable() {
+		return c.opts.Key.elsewhere(c.URL(), c.opts.Profile)
+	}
+	profile := c.opts.Profile
+	if profile == "" {
+		profile = "NAME"
+	}
+	cmd := "loams login --with-api-key --profile " + profile + " --endpoint " + string(hop)
+	return errs.New(errs.Unauthenticated, "check the endpoint URL; if the deployment moved there, log in to it: `"+cmd+"` (the key is read from stdin)",
+		"%s redirected to %s, and the API key of profile %q belongs to %s: loams does not send it across", c.base.Redacted(), hop, c.opts.Profile, c.opts.Key.Origin).
+		With("endpoint", c.URL()).With("redirected_to", string(hop)).With("key_origin", string(c.opts.Key.Origin)).ForAgent(errs.AskUser(cmd))
+}
+
 // keyUsable: the endpoint itself is the key's origin. Otherwise the key is
 // not used at all, not even on a redirect that leads to its origin: an
 // endpoint must not be able to make loams send an authenticated request

@@ -70,7 +70,7 @@ func TestKeyNotSentToAnotherOrigin(t *testing.T) {
 			e := wantCode(t, err, errs.Unauthenticated)
 			requested := string(ParseOrigin(row.url))
 			if !strings.Contains(e.Message, stored) || !strings.Contains(e.Message, requested) ||
-				!strings.Contains(e.Hint, "loams login --with-api-key --profile dev --endpoint "+row.url) || e.ExitCode() != 8 {
+				!strings.Contains(e.Hint, "`loams login --with-api-key --profile dev --endpoint "+row.url+"`") || e.ExitCode() != 8 {
 				t.Fatalf("message %q / hint %q should name %s, %s and the login for the new one", e.Message, e.Hint, stored, requested)
 			}
 			if kerr := c.KeyError(); !errs.Is(kerr, errs.Unauthenticated) {
@@ -133,6 +133,23 @@ func TestKeyNotSentAcrossARedirectToAnotherPort(t *testing.T) {
 				t.Logf("net/http's client forwards the key to another port of the same host on a %d", code)
 			}
 		})
+	}
+}
+
+// A redirect from the key's origin to another that wants a key fails
+// naming the hop's origin (not its path) and the key's.
+func TestRedirectToAnotherOriginThatWantsAKeyNamesBoth(t *testing.T) {
+	other := newRecorder(t, "127.0.0.1:0", needsKey)
+	first := newRecorder(t, "127.0.0.1:0", redirectTo(other.srv.URL))
+	c, _ := New(first.srv.URL, Options{Key: BindKey(secret.New(testKey), first.srv.URL), Profile: "dev"})
+	_, err := c.WhoAmI(context.Background())
+	e := wantCode(t, err, errs.Unauthenticated)
+	if !strings.Contains(e.Message, "redirected to "+other.srv.URL) || !strings.Contains(e.Message, string(ParseOrigin(first.srv.URL))) ||
+		!strings.Contains(e.Hint, "--endpoint "+other.srv.URL+"`") {
+		t.Fatalf("%q / %q", e.Message, e.Hint)
+	}
+	if got := other.got(); len(got) != 1 || got[0] != "" {
+		t.Fatalf("the other origin got %q", got)
 	}
 }
 
