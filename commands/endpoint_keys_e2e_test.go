@@ -259,8 +259,12 @@ func wantKeyRefused(t *testing.T, k *keyServers, proxy *recordingProxy, stdout, 
 		t.Fatalf("requests went through the proxy: %q", got)
 	}
 	// status prints its report on stdout and exits with the error's code.
-	var report struct{ Error *struct{ Code, Message, Hint string } }
-	var doc struct{ Error *struct{ Code, Message, Hint string } }
+	var report struct {
+		Error *struct{ Code, Message, Hint string }
+	}
+	var doc struct {
+		Error *struct{ Code, Message, Hint string }
+	}
 	if json.Unmarshal([]byte(stdout), &report) == nil && report.Error != nil {
 		doc = report
 	} else if err := json.Unmarshal([]byte(stderr), &doc); err != nil || doc.Error == nil {
