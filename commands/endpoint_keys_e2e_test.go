@@ -259,14 +259,12 @@ func wantKeyRefused(t *testing.T, k *keyServers, proxy *recordingProxy, stdout, 
 		t.Fatalf("requests went through the proxy: %q", got)
 	}
 	// status prints its report on stdout and exits with the error's code.
-	var report struct {
+	type errorDoc struct {
 		Error *struct{ Code, Message, Hint string }
 	}
-	var doc struct {
-		Error *struct{ Code, Message, Hint string }
-	}
-	if json.Unmarshal([]byte(stdout), &report) == nil && report.Error != nil {
-		doc = report
+	var doc errorDoc
+	if json.Unmarshal([]byte(stdout), &doc) == nil && doc.Error != nil {
+		// the report of status
 	} else if err := json.Unmarshal([]byte(stderr), &doc); err != nil || doc.Error == nil {
 		t.Fatalf("exit %d, no error document:\n%s%s", code, stdout, stderr)
 	}
