@@ -263,10 +263,11 @@ func wantKeyRefused(t *testing.T, k *keyServers, proxy *recordingProxy, stdout, 
 		Error *struct{ Code, Message, Hint string }
 	}
 	var doc errorDoc
-	if json.Unmarshal([]byte(stdout), &doc) == nil && doc.Error != nil {
-		// the report of status
-	} else if err := json.Unmarshal([]byte(stderr), &doc); err != nil || doc.Error == nil {
-		t.Fatalf("exit %d, no error document:\n%s%s", code, stdout, stderr)
+	if json.Unmarshal([]byte(stdout), &doc) != nil || doc.Error == nil { // not status: the error document on stderr
+		doc = errorDoc{}
+		if err := json.Unmarshal([]byte(stderr), &doc); err != nil || doc.Error == nil {
+			t.Fatalf("exit %d, no error document:\n%s%s", code, stdout, stderr)
+		}
 	}
 	e := doc.Error
 	if code != 8 || e.Code != "unauthenticated" || !strings.Contains(e.Message, stored) || !strings.Contains(e.Message, asked) ||
