@@ -3,7 +3,6 @@ package commands
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -15,7 +14,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -81,9 +79,7 @@ func (k *keyServers) take() []seenRequest {
 // and exit code.
 func loamsWithStdin(t *testing.T, env []string, dir, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, testbin.Loams(t), args...)
+	cmd := exec.CommandContext(t.Context(), testbin.Loams(t), args...) // bounded by the test's own timeout
 	cmd.Env, cmd.Dir, cmd.Stdin = env, dir, strings.NewReader(stdin)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -210,8 +206,7 @@ func TestKeyStoredForOneOriginReachesNoOther(t *testing.T) {
 	})
 	t.Run("MCP stack_status and env_export", func(t *testing.T) {
 		b := "http://127.0.0.1:" + portB
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
+		ctx := t.Context()
 		session, _ := mcpSession(t, ctx, with("LOAMS_ENDPOINT="+b, "CLAUDE_PROJECT_DIR="+project), project)
 		defer session.Close()
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "stack_status", Arguments: map[string]any{}})
