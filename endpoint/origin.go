@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"errors"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -46,11 +47,7 @@ func NormalizeHost(host string) (string, error) {
 	return h, nil
 }
 
-type hostError struct{}
-
-func (hostError) Error() string { return "not a host name" }
-
-var errBadHost error = hostError{}
+var errBadHost = errors.New("not a host name")
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
