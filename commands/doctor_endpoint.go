@@ -91,6 +91,9 @@ func keyCheck(ctx context.Context, ep endpoint.Endpoint, c *endpoint.Client, mis
 		check.Status, check.Message, check.Fix = "fail", e.Message, e.Hint
 	case missing:
 		check.Status, check.Message, check.Fix = "fail", "profile "+ep.Profile+" has no stored API key", login
+	case c.KeyError() != nil: // stored for another origin: it is not sent here
+		e := errs.As(c.KeyError())
+		check.Status, check.Message, check.Fix = "fail", e.Message, e.Hint
 	default:
 		_, err := c.WhoAmI(ctx)
 		switch {

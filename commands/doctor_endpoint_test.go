@@ -2,6 +2,9 @@ package commands
 
 import (
 	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"loams.dev/cli/internal/iostreams"
@@ -37,6 +40,17 @@ func TestEndpointChecks(t *testing.T) {
 		if got[name].Status != "pass" {
 			t.Errorf("%s: %+v", name, got[name])
 		}
+	}
+	// A key stored for another origin is not sent, and the check says
+	// where it belongs and how to log in to the new one.
+	other := keyedServer(t, http.StatusOK, new(atomic.Bool))
+	elsewhere := map[string]string{"LOAMS_ENDPOINT": other.URL}
+	for k, v := range env {
+		elsewhere[k] = v
+	}
+	got = checks(elsewhere)
+	if k := got["endpoint_key"]; k.Status != "fail" || !strings.Contains(k.Message, url) || !strings.Contains(k.Fix, "--endpoint "+other.URL) {
+		t.Fatalf("key for another origin: %+v", k)
 	}
 	// No remote endpoint, no endpoint checks.
 	if got := checks(map[string]string{"LOAMS_HOME": t.TempDir()}); len(got) != 0 {

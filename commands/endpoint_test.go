@@ -66,8 +66,14 @@ func wantError(t *testing.T, r cliRun, code errs.Code) errs.Object {
 	return e.Error
 }
 
-func profileKey(t *testing.T, env map[string]string, profile string) (secret.Secret, error) {
-	return secret.File{Home: homeOf(env), Scope: secret.Profiles}.Get(context.Background(), profile)
+// profileKey is the key stored for profile and the origin it is bound to.
+func profileKey(t *testing.T, env map[string]string, profile string) (secret.Bound, error) {
+	t.Helper()
+	keys, err := secret.OpenProfiles(context.Background(), secret.ModeFile, homeOf(env), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys.GetBound(context.Background(), profile)
 }
 
 func TestLoginStoresTheKeyAndStatusReportsTheServer(t *testing.T) {
@@ -80,11 +86,11 @@ func TestLoginStoresTheKeyAndStatusReportsTheServer(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &login); err != nil {
 		t.Fatal(err)
 	}
-	if login != (loginJSON{Profile: "staging", Endpoint: url, KeyID: "r3m0te0key00", SecretsBackend: "file", KeyVerified: true, ServerVersion: "0.0.1"}) {
+	if login != (loginJSON{Profile: "staging", Endpoint: url, KeyID: "r3m0te0key00", KeyOrigin: url, SecretsBackend: "file", KeyVerified: true, ServerVersion: "0.0.1"}) {
 		t.Fatalf("login = %+v", login)
 	}
-	if k, err := profileKey(t, env, "staging"); err != nil || k.Reveal() != remoteKey {
-		t.Fatalf("stored key: %v", err)
+	if k, err := profileKey(t, env, "staging"); err != nil || k.Key.Reveal() != remoteKey || k.Origin != url {
+		t.Fatalf("stored key (origin %q): %v", k.Origin, err)
 	}
 	fi, err := os.Stat(filepath.Join(env["LOAMS_HOME"], "profiles", "staging", "secrets", "api_key"))
 	if err != nil || fi.Mode().Perm() != 0o600 {
@@ -177,10 +183,10 @@ func TestLoginRefusals(t *testing.T) {
 		if !strings.Contains(e.Hint, "ca_cert") {
 			t.Fatalf("hint %q", e.Hint)
 		}
-		// status reports it instead of failing.
-		r := mustRun(t, noCA, "", "-o", "json", "status")
-		if !strings.Contains(r.stdout, `"reachable": false`) || !strings.Contains(r.stdout, `"code": "tls_error"`) {
-			t.Fatalf("status: %s", r.stdout)
+		// status reports it, and exits with its code.
+		r := runIn(t, noCA, "", "-o", "json", "status")
+		if !strings.Contains(r.stdout, `"reachable": false`) || !strings.Contains(r.stdout, `"code": "tls_error"`) || r.code != 7 || r.stderr != "" {
+			t.Fatalf("status: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
 		// SSL_CERT_FILE adds the CA.
 		withEnv := map[string]string{"LOAMS_HOME": noCA["LOAMS_HOME"], "LOAMS_SECRETS": "file", "SSL_CERT_FILE": ca}
@@ -228,10 +234,10 @@ func TestStatusOfALocalStack(t *testing.T) {
 	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file",
 		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testserver")}
 	mustRun(t, env, "", "stack", "create", "--name", "dev", "--engines", "qdrant", "--port-base", "26100", "--no-start")
-	r := mustRun(t, env, "", "-o", "json", "status")
+	r := runIn(t, env, "", "-o", "json", "status")
 	var st statusJSON
-	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || r.code != 7 {
+		t.Fatalf("exit %d: %v", r.code, err)
 	}
 	if st.Kind != "local" || st.Stack != "dev" || st.Reachable || st.Error == nil || st.Error.Code != errs.EndpointUnreachable ||
 		st.Error.Hint != "start it: `loams stack start dev`" || st.Endpoint != "http://127.0.0.1:26180" {

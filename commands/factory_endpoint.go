@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"loams.dev/cli/endpoint"
+	"loams.dev/cli/internal/home"
 	"loams.dev/cli/secret"
 	"loams.dev/cli/workspace"
 )
@@ -19,22 +20,29 @@ func (f *Factory) Endpoint() (endpoint.Endpoint, workspace.Target, error) {
 }
 
 // ProfileKeys opens the store of profile keys (same backend rules as the
-// stacks' keys: secrets setting, LOAMS_SECRETS).
-func (f *Factory) ProfileKeys(ctx context.Context) (secret.Store, error) {
-	return f.openStore(ctx, secret.OpenProfiles)
+// stacks' keys: secrets setting, LOAMS_SECRETS), each key with its origin.
+func (f *Factory) ProfileKeys(ctx context.Context) (secret.BoundStore, error) {
+	var keys secret.BoundStore
+	_, err := f.openStore(ctx, func(ctx context.Context, mode string, h home.Home, notice func(string)) (secret.Store, error) {
+		s, err := secret.OpenProfiles(ctx, mode, h, notice)
+		keys = s
+		return s, err
+	})
+	return keys, err
 }
 
-// endpointKey is the key requests to ep carry (workspace.Key).
-func (f *Factory) endpointKey(ctx context.Context, ep endpoint.Endpoint) (secret.Secret, string, error) {
+// endpointKey is the key requests to ep may carry, bound to its origin
+// (workspace.Key); endpoint.Client decides where it may go.
+func (f *Factory) endpointKey(ctx context.Context, ep endpoint.Endpoint) (endpoint.Key, string, error) {
 	ws, err := f.Workspace()
 	if err != nil {
-		return secret.Secret{}, "", err
+		return endpoint.Key{}, "", err
 	}
 	return ws.Key(ctx, ep)
 }
 
 // endpointClient is the one client for ep, with its key, namespace and CA.
-func (f *Factory) endpointClient(ep endpoint.Endpoint, key secret.Secret) (*endpoint.Client, error) {
+func (f *Factory) endpointClient(ep endpoint.Endpoint, key endpoint.Key) (*endpoint.Client, error) {
 	ws, err := f.Workspace()
 	if err != nil {
 		return nil, err

@@ -38,6 +38,7 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 		Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys}
 	if !f.JSON() {
 		f.ws.Warn = func(msg string) { f.IO.Say("warning: %s", msg) }
+		f.ws.Notice = func(msg string) { f.say("%s", msg) }
 	}
 	return f.ws, nil
 }

@@ -30,6 +30,7 @@ type loginJSON struct {
 	Profile        string `json:"profile"`
 	Endpoint       string `json:"endpoint"`
 	KeyID          string `json:"key_id"`
+	KeyOrigin      string `json:"key_origin"` // the only origin the key is sent to
 	SecretsBackend string `json:"secrets_backend"`
 	KeyVerified    bool   `json:"key_verified"` // the server's WhoAmI accepted it
 	ServerVersion  string `json:"server_version"`
@@ -42,8 +43,9 @@ func newLoginCmd(f *Factory) *cli.Command {
 		Usage: "Store an API key for the profile's remote Loams endpoint",
 		Description: describe("Reads the key from stdin (never from the command line), checks its format and\n"+
 			"that the endpoint answers, and stores it in the OS keyring (or a 0600 file) under\n"+
-			"the profile. Prints the key id, never the key. Without --with-api-key, login asks\n"+
-			"the server for its sign-in methods; none are offered yet.",
+			"the profile, bound to the endpoint's origin (scheme, host, port): loams sends it\n"+
+			"there and nowhere else. Prints the key id, never the key. Without --with-api-key,\n"+
+			"login asks the server for its sign-in methods; none are offered yet.",
 			"loams configure set endpoint https://loams.example.com", "loams login --with-api-key < key.txt",
 			"pass show loams/staging | loams --profile staging login --with-api-key"),
 		Flags: []cli.Flag{
@@ -75,7 +77,8 @@ func runLogin(ctx context.Context, f *Factory, opts *loginOptions) error {
 	if err != nil {
 		return err
 	}
-	c, err := f.endpointClient(ep, key)
+	bound := endpoint.BindKey(key, ep.URL)
+	c, err := f.endpointClient(ep, bound)
 	if err != nil {
 		return err
 	}
@@ -88,7 +91,7 @@ func runLogin(ctx context.Context, f *Factory, opts *loginOptions) error {
 		return errs.New(errs.ServerError, "check the endpoint URL: it must be the native API of a Loams server (`loams configure get endpoint`)",
 			"%s does not answer GetInstance: it is not a Loams server, or one too old for remote use", ep.URL).With("endpoint", ep.URL)
 	}
-	out := loginJSON{Profile: ep.Profile, Endpoint: ep.URL, KeyID: key.KeyID(), ServerVersion: inst.ServerVersion}
+	out := loginJSON{Profile: ep.Profile, Endpoint: ep.URL, KeyID: key.KeyID(), KeyOrigin: string(bound.Origin), ServerVersion: inst.ServerVersion}
 	switch _, err := c.WhoAmI(ctx); {
 	case err == nil:
 		out.KeyVerified = true
@@ -99,7 +102,8 @@ func runLogin(ctx context.Context, f *Factory, opts *loginOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := store.Set(ctx, ep.Profile, key); err != nil {
+	// The key and the origin it is for go into one record of the store.
+	if err := store.SetBound(ctx, ep.Profile, secret.Bound{Origin: string(bound.Origin), Key: key}); err != nil {
 		return err
 	}
 	out.SecretsBackend = store.Backend()
@@ -111,14 +115,15 @@ func runLogin(ctx context.Context, f *Factory, opts *loginOptions) error {
 		checked = "accepted by the server"
 	}
 	return f.Printer().Print(output.View{JSON: out, Rows: [][]string{
-		{"profile", out.Profile}, {"endpoint", out.Endpoint}, {"key id", out.KeyID}, {"key", checked}, {"stored in", out.SecretsBackend},
+		{"profile", out.Profile}, {"endpoint", out.Endpoint}, {"key id", out.KeyID}, {"key", checked},
+		{"sent only to", out.KeyOrigin}, {"stored in", out.SecretsBackend},
 	}})
 }
 
 // loginMethods is `login` without --with-api-key: the server lists its
 // sign-in methods in GetInstance, and offers none today.
 func loginMethods(ctx context.Context, f *Factory, ep endpoint.Endpoint) error {
-	c, err := f.endpointClient(ep, secret.Secret{})
+	c, err := f.endpointClient(ep, endpoint.Key{})
 	if err != nil {
 		return err
 	}

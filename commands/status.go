@@ -18,8 +18,9 @@ import (
 	"loams.dev/cli/workspace"
 )
 
-// statusJSON is `loams status --output json` (endpoints.md). Error is set
-// when the endpoint could not be asked (unreachable, TLS).
+// statusJSON is `loams status --output json` (endpoints.md). Error is what
+// went wrong (unreachable, TLS, no key, key refused or bound to another
+// origin); status then exits with its code after printing the report.
 type statusJSON struct {
 	Endpoint      string             `json:"endpoint"`
 	Kind          endpoint.Kind      `json:"kind"`
@@ -41,7 +42,10 @@ func newStatusCmd(f *Factory) *cli.Command {
 		Usage: "Check the Loams server this profile talks to, local stack or remote deployment",
 		Description: describe("Asks the endpoint (--endpoint, LOAMS_ENDPOINT, the profile's endpoint, else the\n"+
 			"default stack) what it is: reachable, latency, server version, edition, services\n"+
-			"and version skew. An unreachable endpoint is reported, not an error.",
+			"and version skew. For a remote endpoint it also checks the stored key (WhoAmI).\n"+
+			"The report is printed in every case; the exit code says what went wrong: 0 all\n"+
+			"well, 7 unreachable or TLS (or a server error), 8 no key, key refused, or a key\n"+
+			"stored for another origin.",
 			"loams status", "loams --profile staging status --output json", "loams --endpoint local:dev status"),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
@@ -51,7 +55,10 @@ func newStatusCmd(f *Factory) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return printStatus(f, st)
+			if err := printStatus(f, st); err != nil {
+				return err
+			}
+			return statusFailed(st)
 		},
 	}
 }
@@ -106,8 +113,39 @@ func endpointStatus(ctx context.Context, f *Factory) (*statusJSON, error) {
 			st.Services = inst.Services
 		}
 	}
+	if st.Error == nil && st.Reachable && ep.Kind == endpoint.Remote {
+		st.Error = keyStatus(ctx, c)
+	}
 	st.Compatibility = compatibility(st.ServerVersion)
 	return st, nil
+}
+
+// keyStatus checks a remote endpoint's key: there is one, it belongs to
+// this origin (else it is not sent, and that is the failure), and the
+// server's WhoAmI accepts it. A server without WhoAmI cannot say: no error.
+func keyStatus(ctx context.Context, c *endpoint.Client) *errs.Object {
+	err := c.KeyError()
+	if err == nil {
+		if _, err = c.WhoAmI(ctx); errors.Is(err, endpoint.ErrNotServed) || errors.Is(err, context.Canceled) {
+			err = nil
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	obj := errs.As(err).Object()
+	return &obj
+}
+
+// statusFailed is the exit code of what went wrong, once the report is
+// out: the report on stdout is the result (one document in json mode,
+// where stderr stays empty, as for doctor), and people also get the
+// error and hint lines on stderr.
+func statusFailed(st *statusJSON) error {
+	if st.Error == nil {
+		return nil
+	}
+	return &reportedFailure{exit: st.Error.ExitCode, message: st.Error.Message, hint: st.Error.Hint}
 }
 
 func printStatus(f *Factory, st *statusJSON) error {

@@ -11,11 +11,9 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/secret"
 )
 
 // The spec's timeouts and retry budget.
@@ -33,10 +31,12 @@ const (
 // Options configure a Client; the zero value talks to a loopback server
 // without credentials.
 type Options struct {
-	Key       secret.Secret // sent as Authorization: Bearer to the endpoint's own origin only
-	Namespace string        // sent as Loams-Namespace when set
-	CACert    string        // PEM file trusted beside the system roots
-	Getenv    func(string) string
+	Key       Key    // sent as Authorization: Bearer, to the key's own origin only
+	Namespace string // sent as Loams-Namespace when set
+	CACert    string // PEM file trusted beside the system roots
+	// Getenv reads SSL_CERT_FILE and the proxy settings (HTTP_PROXY,
+	// HTTPS_PROXY, NO_PROXY); nil reads nothing.
+	Getenv func(string) string
 	// Profile names the profile in the unauthenticated hint.
 	Profile string
 	// UnreachableHint replaces the generic hint of endpoint_unreachable
@@ -52,9 +52,10 @@ type Options struct {
 // Client is the one HTTP client for every call loams makes to a Loams
 // server: readiness probes, GetInstance, WhoAmI and remote calls alike.
 type Client struct {
-	base *url.URL
-	opts Options
-	http *http.Client
+	base   *url.URL
+	origin Origin // base's, where the key may go
+	opts   Options
+	http   *http.Client
 	// sleep waits between retries; tests shorten it.
 	sleep func(context.Context, time.Duration) error
 }
@@ -69,6 +70,10 @@ func New(rawURL string, o Options) (*Client, error) {
 	}
 	if err := CheckSecure(u); err != nil {
 		return nil, err
+	}
+	origin, err := OriginOf(u)
+	if err != nil {
+		return nil, errs.New(errs.Usage, urlHint, "%q is not an endpoint URL: %v", rawURL, err)
 	}
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
@@ -90,12 +95,12 @@ func New(rawURL string, o Options) (*Client, error) {
 		if err != nil {
 			return nil, err
 		}
-		tr = newTransport(o.ConnectTimeout)
+		tr = newTransport(o.ConnectTimeout, proxyConfig(o.Getenv))
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	} else {
-		tr = loopbackTransport(o.ConnectTimeout)
+		tr = loopbackTransport(o.ConnectTimeout, proxyConfig(o.Getenv))
 	}
-	c := &Client{base: u, opts: o, sleep: sleepCtx}
+	c := &Client{base: u, origin: origin, opts: o, sleep: sleepCtx}
 	c.http = &http.Client{
 		Transport: tr,
 		Timeout:   o.RequestTimeout,
@@ -104,38 +109,6 @@ func New(rawURL string, o Options) (*Client, error) {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	return c, nil
-}
-
-func newTransport(connect time.Duration) *http.Transport {
-	dialer := &net.Dialer{Timeout: connect, KeepAlive: 30 * time.Second}
-	return &http.Transport{
-		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         dialer.DialContext,
-		TLSHandshakeTimeout: connect,
-		ForceAttemptHTTP2:   true,
-		MaxIdleConns:        8,
-		IdleConnTimeout:     30 * time.Second,
-	}
-}
-
-// loopbackTransports are shared by every plain-http (loopback) client with
-// the same connect timeout, so the readiness probe, which builds a client
-// per poll, reuses its connection: 70-150 µs a probe instead of 360 µs
-// (BenchmarkReadyProbe). TLS clients keep their own: their trust differs.
-var (
-	loopbackMu         sync.Mutex
-	loopbackTransports = map[time.Duration]*http.Transport{}
-)
-
-func loopbackTransport(connect time.Duration) *http.Transport {
-	loopbackMu.Lock()
-	defer loopbackMu.Unlock()
-	tr, ok := loopbackTransports[connect]
-	if !ok {
-		tr = newTransport(connect)
-		loopbackTransports[connect] = tr
-	}
-	return tr
 }
 
 // URL is the endpoint's base URL.
@@ -163,6 +136,10 @@ type Response struct {
 	Status int
 	Header http.Header
 	Body   []byte
+	// URL is where the answer came from (after redirects); withheld says
+	// the client held a key and did not send it there (another origin).
+	URL      string
+	withheld bool
 }
 
 // Do sends the call, following redirects and retrying idempotent reads.
@@ -194,10 +171,14 @@ func (c *Client) Do(ctx context.Context, call Call) (*Response, error) {
 		if err != nil {
 			return nil, c.classify(err)
 		}
-		switch resp.Status {
-		case http.StatusUnauthorized:
+		switch {
+		case (resp.Status == http.StatusUnauthorized || resp.Status == http.StatusForbidden) && resp.withheld:
+			// The key stayed home and the server wanted one: say where
+			// the key belongs, not that the server refused it.
+			return resp, c.withheldError(resp.URL)
+		case resp.Status == http.StatusUnauthorized:
 			return resp, c.unauthenticated()
-		case http.StatusForbidden:
+		case resp.Status == http.StatusForbidden:
 			return resp, errs.New(errs.Forbidden, "ask the deployment's operator for access with this key, or log in with another: `loams login --with-api-key"+c.profileFlag()+"`",
 				"%s refused the request (403 forbidden)", c.base.Redacted()).With("endpoint", c.URL())
 		}
@@ -205,9 +186,12 @@ func (c *Client) Do(ctx context.Context, call Call) (*Response, error) {
 	}
 }
 
-// follow sends the call and follows up to maxRedirects redirects. The key
-// goes only to the endpoint's own origin (scheme, host and port): never
-// across a redirect to another host, nor to plain http off loopback.
+// follow sends the call and follows up to maxRedirects redirects itself
+// (Go's http.Client would forward Authorization to the same host on
+// another port, and to subdomains). The key goes to its own origin only
+// (scheme, normalised host and port), on every hop: not to the endpoint
+// when the endpoint is another origin, never across a redirect to one, nor
+// to plain http off loopback.
 func (c *Client) follow(ctx context.Context, call Call) (*Response, error) {
 	target := new(url.URL)
 	*target = *c.base
@@ -230,8 +214,13 @@ func (c *Client) follow(ctx context.Context, call Call) (*Response, error) {
 		if c.opts.Namespace != "" {
 			req.Header.Set("Loams-Namespace", c.opts.Namespace)
 		}
-		if !c.opts.Key.IsZero() && sameOrigin(target, c.base) {
-			req.Header.Set("Authorization", "Bearer "+c.opts.Key.Reveal())
+		withheld := false
+		if key := c.opts.Key; !key.IsZero() {
+			if o, err := OriginOf(target); err == nil && c.keyUsable() && o == key.Origin {
+				req.Header.Set("Authorization", "Bearer "+key.Secret.Reveal())
+			} else {
+				withheld = true
+			}
 		}
 		resp, err := c.http.Do(req)
 		if err != nil {
@@ -244,7 +233,7 @@ func (c *Client) follow(ctx context.Context, call Call) (*Response, error) {
 		}
 		loc := resp.Header.Get("Location")
 		if !isRedirect(resp.StatusCode) || loc == "" {
-			return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
+			return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data, URL: target.String(), withheld: withheld}, nil
 		}
 		if hop >= maxRedirects {
 			return nil, errs.New(errs.ServerError, "check the endpoint URL; it may point at a login page or a loop",
@@ -271,22 +260,6 @@ func isRedirect(code int) bool {
 		return true
 	}
 	return false
-}
-
-// sameOrigin compares scheme, host and port: 127.0.0.1, 127.0.0.2 and
-// localhost are three different hosts.
-func sameOrigin(a, b *url.URL) bool {
-	return a.Scheme == b.Scheme && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
-}
-
-func port(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	if u.Scheme == "https" {
-		return "443"
-	}
-	return "80"
 }
 
 // retryAfter reads Retry-After (seconds or an HTTP date), else def, bounded.

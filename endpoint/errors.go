@@ -72,9 +72,58 @@ func (c *Client) unreachable(err error, format string, args ...any) error {
 }
 
 func (c *Client) unauthenticated() error {
+	if c.opts.Key.IsZero() {
+		return errs.New(errs.Unauthenticated, "log in: `loams login --with-api-key"+c.profileFlag()+"` (the key is read from stdin)",
+			"%s requires an API key, and none is stored (401 unauthenticated)", c.base.Redacted()).With("endpoint", c.URL()).With("profile", c.opts.Profile)
+	}
 	return errs.New(errs.Unauthenticated, "log in again: `loams login --with-api-key"+c.profileFlag()+"` (the key is read from stdin)",
 		"%s rejected the API key (401 unauthenticated)", c.base.Redacted()).With("endpoint", c.URL()).With("profile", c.opts.Profile)
 }
+
+// KeyError is nil when the client holds a key it may send to its
+// endpoint; else the unauthenticated error of a command that needs one:
+// no key stored, or a key that belongs to another origin.
+func (c *Client) KeyError() error {
+	k := c.opts.Key
+	if k.IsZero() {
+		return errs.New(errs.Unauthenticated, "log in: `loams login --with-api-key"+c.profileFlag()+"` (the key is read from stdin)",
+			"profile %q has no stored API key for %s", c.opts.Profile, c.base.Redacted()).With("profile", c.opts.Profile).With("endpoint", c.URL())
+	}
+	if !c.keyUsable() {
+		return k.elsewhere(c.URL(), c.opts.Profile)
+	}
+	return nil
+}
+
+// withheldError is the 401/403 of a request that went without the key
+// because it was for another origin: the endpoint itself, or a host it
+// redirected to (named by its origin only; the hop's path and query are
+// the server's business).
+func (c *Client) withheldError(answered string) error {
+	hop := ParseOrigin(answered)
+	if hop == "" || hop == c.origin || !c.keyUsable() {
+		return c.opts.Key.elsewhere(c.URL(), c.opts.Profile)
+	}
+	profile := c.opts.Profile
+	if profile == "" {
+		profile = "NAME"
+	}
+	cmd := "loams login --with-api-key --profile " + profile + " --endpoint " + string(hop)
+	return errs.New(errs.Unauthenticated, "check the endpoint URL; if the deployment moved there, log in to it: `"+cmd+"` (the key is read from stdin)",
+		"%s redirected to %s, and the API key of profile %q belongs to %s: loams does not send it across", c.base.Redacted(), hop, c.opts.Profile, c.opts.Key.Origin).
+		With("endpoint", c.URL()).With("redirected_to", string(hop)).With("key_origin", string(c.opts.Key.Origin)).ForAgent(errs.AskUser(cmd))
+}
+
+// keyUsable: the endpoint itself is the key's origin. Otherwise the key is
+// not used at all, not even on a redirect that leads to its origin: an
+// endpoint must not be able to make loams send an authenticated request
+// on its behalf.
+func (c *Client) keyUsable() bool {
+	return c.origin != "" && c.origin == c.opts.Key.Origin
+}
+
+// KeyOrigin is the origin the client's key belongs to ("" for none).
+func (c *Client) KeyOrigin() Origin { return c.opts.Key.Origin }
 
 func (c *Client) profileFlag() string {
 	name := c.opts.Profile

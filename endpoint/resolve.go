@@ -2,7 +2,6 @@ package endpoint
 
 import (
 	"net/url"
-	"strings"
 
 	"loams.dev/cli/internal/errs"
 )
@@ -127,6 +126,9 @@ func sameLocal(u *url.URL, native string) bool {
 	if err != nil || n.Port() != u.Port() || u.Port() == "" {
 		return false
 	}
-	host := strings.ToLower(u.Hostname())
+	host, err := NormalizeHost(u.Hostname())
+	if err != nil {
+		return false
+	}
 	return host == n.Hostname() || (host == "localhost" && n.Hostname() == "127.0.0.1")
 }

@@ -50,13 +50,15 @@ func TestResolvePrecedenceAndLocalStacks(t *testing.T) {
 func TestResolveErrors(t *testing.T) {
 	locals := func() ([]LocalStack, error) { return nil, nil }
 	for in, code := range map[string]errs.Code{
-		"local:nope":                 errs.StackNotFound,
-		"local:Bad_Name":             errs.Usage,
-		"ftp://x":                    errs.Usage,
-		"loams.example.com":          errs.Usage,
-		"https://u:pw@x.example.com": errs.Usage,
-		"https://x.example.com/?a=1": errs.Usage,
-		"http://x.example.com":       errs.InsecureEndpoint,
+		"local:nope":                  errs.StackNotFound,
+		"local:Bad_Name":              errs.Usage,
+		"ftp://x":                     errs.Usage,
+		"loams.example.com":           errs.Usage,
+		"https://u:pw@x.example.com":  errs.Usage,
+		"https://x.example.com/?a=1":  errs.Usage,
+		"http://x.example.com":        errs.InsecureEndpoint,
+		"https://x.example.com:99999": errs.Usage, // no origin to bind a key to
+		"https://\u0300x.example":     errs.Usage, // a label IDNA refuses
 	} {
 		_, err := Resolve(Request{Flag: in, Locals: locals})
 		if !errs.Is(err, code) {

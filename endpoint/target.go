@@ -5,7 +5,6 @@
 package endpoint
 
 import (
-	"net"
 	"net/url"
 	"regexp"
 	"strings"
@@ -55,6 +54,9 @@ func ParseTarget(s string) (Target, error) {
 	if err := CheckSecure(u); err != nil {
 		return Target{}, err
 	}
+	if _, err := OriginOf(u); err != nil {
+		return Target{}, errs.New(errs.Usage, urlHint, "endpoint %q: the host or port is not valid (%v)", s, err).With("endpoint", s)
+	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return Target{URL: u}, nil
@@ -79,16 +81,4 @@ func CheckSecure(u *url.URL) error {
 		"use https://"+u.Host+u.Path+" (plain http is allowed only for 127.0.0.0/8, ::1 and localhost)",
 		"refusing to send a request to %s://%s: credentials would cross the network unencrypted", u.Scheme, u.Host).
 		With("endpoint", u.Scheme+"://"+u.Host+u.Path)
-}
-
-// IsLoopback reports whether host is localhost, 127.0.0.0/8 or ::1. It is
-// decided from the text (no DNS lookup): a name that merely resolves to
-// 127.0.0.1 is not trusted to stay that way.
-func IsLoopback(host string) bool {
-	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(h, "[]"))
-	return ip != nil && ip.IsLoopback()
 }

@@ -1,8 +1,6 @@
 package envfile
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -30,15 +28,13 @@ var Surfaces = []struct{ Key, Var string }{
 
 // RemoteEnv is the one function the CLI and the MCP tool call to turn a
 // remote profile into file contents: its variables and the key `loams
-// login` stored. No stored key is unauthenticated, never an empty key.
-func RemoteEnv(ctx context.Context, r Remote, keys secret.Store) (Stack, error) {
-	key, err := keys.Get(ctx, r.Profile)
-	if errors.Is(err, secret.ErrNotFound) {
+// login` stored, which the caller has checked belongs to r.URL's origin
+// (endpoint.Key.For). No key is unauthenticated, never an empty key.
+func RemoteEnv(r Remote, key secret.Secret) (Stack, error) {
+	if key.IsZero() {
 		return Stack{}, errs.New(errs.Unauthenticated, "log in first: `loams login --with-api-key --profile "+r.Profile+"` (the key is read from stdin)",
-			"profile %q has no stored API key for %s", r.Profile, r.URL).With("profile", r.Profile).With("endpoint", r.URL)
-	}
-	if err != nil {
-		return Stack{}, err
+			"profile %q has no stored API key for %s", r.Profile, r.URL).With("profile", r.Profile).With("endpoint", r.URL).
+			ForAgent(errs.AskUser("loams login --with-api-key --profile " + r.Profile))
 	}
 	vars := []Var{{"LOAMS_URL", r.URL}, {"LOAMS_ENDPOINT", r.URL}}
 	if r.Namespace != "" {

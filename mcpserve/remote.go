@@ -6,7 +6,6 @@ import (
 
 	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/secret"
 )
 
 // remoteStatus is how stack_status lists a remote endpoint beside the
@@ -35,7 +34,7 @@ func (s *Server) remote() (endpoint.Endpoint, bool, error) {
 // key cannot leak it.
 func (s *Server) remoteStatusOf(ctx context.Context, ep endpoint.Endpoint) remoteStatus {
 	st := remoteStatus{Name: ep.Profile, Kind: endpoint.Remote, Endpoint: ep.URL, State: "unreachable"}
-	c, err := s.workspace().Client(ep, secret.Secret{}, "loams/"+s.opts.Build.Version)
+	c, err := s.workspace().Client(ep, endpoint.Key{}, "loams/"+s.opts.Build.Version)
 	if err == nil {
 		defer c.Close()
 		var inst *endpoint.Instance

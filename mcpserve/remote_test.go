@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/standin"
 	"loams.dev/cli/secret"
@@ -32,10 +33,7 @@ func TestRemoteProfileTools(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a := newAgent(t, "LOAMS_ENDPOINT="+tt.url, "SSL_CERT_FILE="+ca.PEMPath)
-			h := home.Home{Dir: a.home}
-			if err := (secret.File{Home: h, Scope: secret.Profiles}).Set(context.Background(), "default", secret.New(profileKey)); err != nil {
-				t.Fatal(err)
-			}
+			storeKey(t, a.home, tt.url)
 			out, isErr := a.call("stack_status", map[string]any{})
 			stacks, _ := out["stacks"].([]any)
 			if isErr || len(stacks) != 1 {
@@ -65,5 +63,19 @@ func TestRemoteProfileTools(t *testing.T) {
 				t.Fatalf("named stack: %v", res)
 			}
 		})
+	}
+}
+
+// storeKey stores profileKey for profile default as `loams login` does:
+// bound to the origin of url.
+func storeKey(t *testing.T, loamsHome, url string) {
+	t.Helper()
+	keys, err := secret.OpenProfiles(context.Background(), secret.ModeFile, home.Home{Dir: loamsHome}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := secret.Bound{Origin: string(endpoint.ParseOrigin(url)), Key: secret.New(profileKey)}
+	if err := keys.SetBound(context.Background(), "default", b); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -22,13 +22,13 @@ func (s *Server) workspace() *workspace.Workspace {
 		s.ws = &workspace.Workspace{Home: s.opts.Home, Getenv: s.opts.Getenv, Dir: dir,
 			StackFlag: s.opts.Stack, EndpointFlag: s.opts.Endpoint, ProfileFlag: s.opts.ProfileName,
 			Secrets: s.secretStore, ProfileKeys: s.profileKeys, Agent: true,
-			Warn: func(msg string) { s.log.Info(msg) }}
+			Warn: func(msg string) { s.log.Info(msg) }, Notice: func(msg string) { s.log.Info(msg) }}
 	})
 	return s.ws
 }
 
 // profileKeys opens the store of remote profiles' keys.
-func (s *Server) profileKeys(ctx context.Context) (secret.Store, error) {
+func (s *Server) profileKeys(ctx context.Context) (secret.BoundStore, error) {
 	mode, err := secret.ResolveMode(s.opts.Profile.Secrets, s.opts.Getenv)
 	if err != nil {
 		return nil, err

@@ -50,7 +50,7 @@ func ProfileKeyringUser(profile string) string { return "profile/" + profile + "
 // OpenProfiles is Open for profile keys: the same modes and fallback, the
 // keyring account profile/<name>/api_key, the file
 // $LOAMS_HOME/profiles/<name>/secrets/api_key.
-func OpenProfiles(ctx context.Context, mode string, h home.Home, notice func(string)) (Store, error) {
+func OpenProfiles(ctx context.Context, mode string, h home.Home, notice func(string)) (BoundStore, error) {
 	kr := NewKeyring()
 	kr.Scope = Profiles
 	s, err := open(ctx, mode, h, kr, notice)
@@ -65,8 +65,9 @@ func OpenProfiles(ctx context.Context, mode string, h home.Home, notice func(str
 var profileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`) })
 
 // profileStore refuses names that are not plain profile names before
-// they reach a path or a keyring account.
-// Reading a key first checks the paths that decide where it goes.
+// they reach a path or a keyring account, checks the paths that decide
+// where a key goes before reading it, and keeps each key with its origin
+// (bound.go).
 type profileStore struct {
 	Store
 	home home.Home
@@ -80,21 +81,40 @@ func checkProfile(name string) error {
 	return nil
 }
 
+// Get is the bare key, whatever origin it was stored for.
 func (p profileStore) Get(ctx context.Context, name string) (Secret, error) {
-	if err := checkProfile(name); err != nil {
-		return Secret{}, err
-	}
-	if err := checkProfilePaths(p.home, name); err != nil {
-		return Secret{}, err
-	}
-	return p.Store.Get(ctx, name)
+	b, err := p.GetBound(ctx, name)
+	return b.Key, err
 }
 
+// Set stores a key with no origin, as loams did before keys were bound;
+// the first use binds it (endpoint.LoadProfileKey). login uses SetBound.
 func (p profileStore) Set(ctx context.Context, name string, s Secret) error {
 	if err := checkProfile(name); err != nil {
 		return err
 	}
 	return p.Store.Set(ctx, name, s)
+}
+
+func (p profileStore) GetBound(ctx context.Context, name string) (Bound, error) {
+	if err := checkProfile(name); err != nil {
+		return Bound{}, err
+	}
+	if err := checkProfilePaths(p.home, name); err != nil {
+		return Bound{}, err
+	}
+	s, err := p.Store.Get(ctx, name)
+	if err != nil {
+		return Bound{}, err
+	}
+	return decodeBound(name, s)
+}
+
+func (p profileStore) SetBound(ctx context.Context, name string, b Bound) error {
+	if err := checkProfile(name); err != nil {
+		return err
+	}
+	return p.Store.Set(ctx, name, encodeBound(b))
 }
 
 func (p profileStore) Delete(ctx context.Context, name string) error {

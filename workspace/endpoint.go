@@ -75,27 +75,39 @@ func profileOf(p config.Profile) endpoint.Profile {
 	return endpoint.Profile{Name: p.Name, Endpoint: p.Endpoint, Namespace: p.Namespace, CACert: p.CACert, Surfaces: p.Endpoints}
 }
 
-// Key is the key requests to ep carry: the profile's stored key for a
-// remote endpoint, the stack's own key for a local one. A missing key is
-// the zero Secret; the server decides whether it needs one.
-func (w *Workspace) Key(ctx context.Context, ep endpoint.Endpoint) (key secret.Secret, backend string, err error) {
-	open, name := w.ProfileKeys, ep.Profile
+// Key is the key requests to ep may carry, bound to the origin it belongs
+// to: a local stack's own key, bound to its native URL; a remote profile's
+// stored key, bound to the origin login stored it for, whatever ep is (a
+// key stored before origins were recorded is bound to the profile's own
+// endpoint setting in config.toml, never to --endpoint, LOAMS_ENDPOINT or
+// loams.toml). A missing key is the zero Key; endpoint.Client decides
+// where a key may go.
+func (w *Workspace) Key(ctx context.Context, ep endpoint.Endpoint) (key endpoint.Key, backend string, err error) {
 	if ep.Kind == endpoint.Local {
-		open, name = w.Secrets, ep.Stack
+		store, err := w.Secrets(ctx)
+		if err != nil {
+			return key, "", err
+		}
+		s, err := store.Get(ctx, ep.Stack)
+		if errors.Is(err, secret.ErrNotFound) {
+			return key, store.Backend(), nil
+		}
+		return endpoint.BindKey(s, ep.URL), store.Backend(), err
 	}
-	store, err := open(ctx)
+	keys, err := w.ProfileKeys(ctx)
 	if err != nil {
 		return key, "", err
 	}
-	key, err = store.Get(ctx, name)
-	if errors.Is(err, secret.ErrNotFound) {
-		return secret.Secret{}, store.Backend(), nil
+	p, err := w.ProfileNamed(ep.Profile, false)
+	if err != nil {
+		return key, "", err
 	}
-	return key, store.Backend(), err
+	key, err = endpoint.LoadProfileKey(ctx, keys, ep.Profile, p.Endpoint, w.Notice)
+	return key, keys.Backend(), err
 }
 
 // Client is the one client for ep, with its key, namespace and CA.
-func (w *Workspace) Client(ep endpoint.Endpoint, key secret.Secret, userAgent string) (*endpoint.Client, error) {
+func (w *Workspace) Client(ep endpoint.Endpoint, key endpoint.Key, userAgent string) (*endpoint.Client, error) {
 	hint := ""
 	if ep.Kind == endpoint.Local {
 		hint = "start it: `loams stack start " + ep.Stack + "`"

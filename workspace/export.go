@@ -28,11 +28,17 @@ func (w *Workspace) ExportSource(ctx context.Context, name string) (envfile.Stac
 		return envfile.Stack{}, t, err
 	}
 	if ep.Kind == endpoint.Remote {
-		keys, err := w.ProfileKeys(ctx)
+		// The file hands the key to whatever reads LOAMS_ENDPOINT: only the
+		// origin the key belongs to may be named there.
+		key, _, err := w.Key(ctx, ep)
 		if err != nil {
 			return envfile.Stack{}, t, err
 		}
-		st, err := envfile.RemoteEnv(ctx, envfile.Remote{Profile: ep.Profile, URL: ep.URL, Namespace: ep.Namespace, Surfaces: ep.Surfaces}, keys)
+		sec, err := key.For(ep.URL, ep.Profile)
+		if err != nil {
+			return envfile.Stack{}, t, err
+		}
+		st, err := envfile.RemoteEnv(envfile.Remote{Profile: ep.Profile, URL: ep.URL, Namespace: ep.Namespace, Surfaces: ep.Surfaces}, sec)
 		return st, t, err
 	}
 	st, err := w.StackEnv(ctx, ep.Stack)

@@ -94,7 +94,10 @@ type Workspace struct {
 	ProfileFlag string
 	// Secrets opens the stacks' key store; ProfileKeys the profiles'.
 	Secrets     func(context.Context) (secret.Store, error)
-	ProfileKeys func(context.Context) (secret.Store, error)
+	ProfileKeys func(context.Context) (secret.BoundStore, error)
+	// Notice, when set, hears what a person should know once (an old
+	// key bound to its profile's endpoint).
+	Notice func(string)
 	// Agent renders hints for an MCP caller (tool calls) instead of commands.
 	Agent bool
 	// Warn, when set, hears once about keys of [dev] loams does not know
