@@ -106,7 +106,7 @@ func (e Env) registered() ([]registration, error) {
 
 // servers reads every entry of the location's server container.
 func (l Location) servers() (map[string]map[string]any, error) {
-	b, existed, err := readFile(l.Path)
+	b, existed, err := readFile(l.Path, l.Root)
 	if err != nil || !existed {
 		return nil, err
 	}

@@ -77,9 +77,6 @@ type Scope struct {
 	// Nested: the servers live under projects.<project dir> (Claude Code's
 	// local scope) instead of the root.
 	Nested bool
-	// CLIOnly: only the host's CLI creates entries here (the file is the
-	// host's own state); without it install prints the command instead.
-	CLIOnly bool
 }
 
 // Object is a JSON object whose keys keep the order the hosts' docs show.

@@ -1,14 +1,16 @@
 package agents
 
-// Claude Code: its CLI owns ~/.claude.json (a state file it rewrites all
-// the time), so user and local entries are created through `claude mcp
-// add`; the project's .mcp.json is a plain file we edit.
+// Claude Code keeps user and local entries in ~/.claude.json, a state file
+// it rewrites often: new entries go through `claude mcp add` when claude
+// answers, and without it the file is edited like any host's (the help
+// promises it; the write is atomic, so claude sees the old or the new
+// file). The project's .mcp.json is a plain file.
 var claudeCode = Agent{
 	Name: "claude-code", Title: "Claude Code", CLI: "claude",
 	Scopes: []Scope{
-		{Name: ScopeUser, Path: claudeJSON, CLIOnly: true},
+		{Name: ScopeUser, Path: claudeJSON},
 		{Name: ScopeProject, Path: func(e Env) string { return e.projectJoin(".mcp.json") }, Project: true},
-		{Name: ScopeLocal, Path: claudeJSON, Nested: true, CLIOnly: true},
+		{Name: ScopeLocal, Path: claudeJSON, Nested: true},
 	},
 	Format: FormatJSON, Container: "mcpServers",
 	Stdio:    commandArgs,

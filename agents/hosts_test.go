@@ -93,13 +93,17 @@ func TestLineEndingsAndBOMKept(t *testing.T) {
 	}
 }
 
-// A symlinked config (a dotfiles repository) is edited through the link.
+// A symlinked config (a dotfiles repository) is edited through the link;
+// a project's link must stay inside the project (TestConfigSymlinkOutOfProjectRefused).
 func TestSymlinkedConfigEditedThroughLink(t *testing.T) {
 	t.Parallel()
 	for _, c := range fileCases {
 		w := newWorld(t)
 		dir := c.agent + "-" + c.scope
 		target := filepath.Join(w.root, "dotfiles", "config")
+		if c.scope == ScopeProject {
+			target = filepath.Join(w.project, "shared", "config")
+		}
 		os.MkdirAll(filepath.Dir(target), 0o755)
 		os.WriteFile(target, mustRead(t, filepath.Join("testdata", dir, "foreign.in")), 0o600)
 		path := w.configPath(c.agent, c.scope)

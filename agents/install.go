@@ -73,7 +73,7 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 		}
 		defer unlock()
 	}
-	cf, err := openConfig(loc.Path)
+	cf, err := openConfig(loc.Path, loc.Root)
 	if err != nil {
 		return nil, err
 	}
@@ -88,19 +88,9 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 			missing = append(missing, en)
 		}
 	}
-	sc, _ := a.scope(scope)
 	cli := ""
 	if len(missing) > 0 && a.AddArgv != nil && !(a.CLIDropsComments && hasComments(cf.data, loc.Format)) {
 		cli = e.findCLI(ctx, a)
-	}
-	if cli == "" && sc.CLIOnly && len(missing) > 0 {
-		var cmds []string
-		for _, en := range missing {
-			cmds = append(cmds, strings.Join(a.AddArgv(scope, en), " "))
-		}
-		return nil, errs.New(errs.ConfirmationRequired,
-			"install "+a.Title+" and run: "+strings.Join(cmds, " && ")+"; or use --scope project to write .mcp.json",
-			"the %s scope of %s is written by the `%s` CLI, which is not installed", scope, a.Title, a.CLI).With("commands", cmds)
 	}
 	// The file edit: existing entries (owned keys only), and new ones
 	// when no CLI adds them.
@@ -153,7 +143,7 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 				return nil, err
 			}
 		}
-		after, _, _ := readFile(loc.Path)
+		after, _, _ := readFile(loc.Path, loc.Root)
 		recs.noteWrite(loc.Path, cf.data, cf.existed, after, res.Backup)
 		if st := recs.Files[loc.Path]; !loc.hasContainer(cf.data) && loc.hasContainer(after) {
 			st.CreatedContainer = true
@@ -165,7 +155,7 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 		if cli != "" && servers[en.Name] == nil {
 			via = "cli"
 		}
-		recs.put(Record{Agent: a.Name, Scope: scope, Name: en.Name, Via: via, Path: loc.Path, Project: nestedProject(loc),
+		recs.put(Record{Agent: a.Name, Scope: scope, Name: en.Name, Via: via, Path: loc.Path, Project: nestedProject(loc), Root: loc.Root,
 			Command: en.Command, URL: en.URL, InstalledAt: e.now()})
 	}
 	return res, recs.save(e)
