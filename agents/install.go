@@ -57,7 +57,7 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 		return nil, err
 	}
 	if !req.AllowTemporaryBinary {
-		if err := checkStable(e.Executable); err != nil {
+		if err := e.checkStable(e.Executable); err != nil {
 			return nil, err
 		}
 	}
