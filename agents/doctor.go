@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/internal/mcptools"
 )
 
 // Check is doctor's report on one registered entry.
@@ -27,8 +29,11 @@ type Check struct {
 	ProtocolVersion string   `json:"protocol_version,omitempty"`
 	ServerVersion   string   `json:"server_version,omitempty"`
 	Tools           int      `json:"tools"`
-	HandshakeMS     int64    `json:"handshake_ms"`
-	ListMS          int64    `json:"tools_list_ms"`
+	// Mode is the entry's access mode (all tools, read-only, or a list),
+	// from its --read-only/--tools arguments or LOAMS_MCP_TOOLS.
+	Mode        string `json:"mode,omitempty"`
+	HandshakeMS int64  `json:"handshake_ms"`
+	ListMS      int64  `json:"tools_list_ms"`
 	// Withheld names the variables the host does not pass to the server
 	// (Gemini CLI's credential filter), so a missing token is explained.
 	Withheld []string `json:"withheld_env,omitempty"`
@@ -130,19 +135,29 @@ func (e Env) check(ctx context.Context, r registration) Check {
 		transport = &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1, DisableStandaloneSSE: true}
 		fix = "start the stack (`loams stack start`) or run `" + fix + "` to point at its current address"
 	case len(argv) > 0:
-		if filepath.IsAbs(argv[0]) {
-			if _, err := os.Stat(argv[0]); err != nil {
-				c.Error = fmt.Sprintf("%s does not exist (loams was moved or uninstalled)", argv[0])
+		c.Mode = mcptools.Mode(mcptools.FromArgs(argv[1:], env))
+		environ := e.serverEnv(r.agent, env)
+		bin := argv[0]
+		if filepath.IsAbs(bin) {
+			if _, err := os.Stat(bin); err != nil {
+				c.Error = fmt.Sprintf("%s does not exist (loams was moved or uninstalled)", bin)
 				c.Fix = fix
 				return c
 			}
+		} else if bin = lookPath(bin, pathOf(environ)); bin == "" {
+			// exec.Command would search doctor's own PATH; the host
+			// searches the one it gives the server.
+			c.Warning = fmt.Sprintf("%s is not on the PATH %s starts servers with (%s)", argv[0], r.agent.Title, pathOf(environ))
+			c.Error = c.Warning
+			c.Fix = "put loams on that PATH, or write its absolute path: " + fix + " --absolute-path"
+			return c
 		}
-		if argv[0] != e.Executable && r.name == "loams" && e.Executable != "" {
-			c.Warning = "runs " + argv[0] + ", not this loams (" + e.Executable + ")"
+		if r.name == "loams" && e.Executable != "" && !sameFile(bin, e.Executable) {
+			c.Warning = "runs " + bin + ", not this loams (" + e.Executable + ")"
 		}
-		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd := exec.Command(bin, argv[1:]...)
 		cmd.Dir = e.ProjectDir
-		cmd.Env = e.serverEnv(r.agent, env)
+		cmd.Env = environ
 		if c.Withheld = e.withheld(r.agent, env); len(c.Withheld) > 0 && c.Warning == "" {
 			c.Warning = fmt.Sprintf("%s does not pass %s to its servers: name them in the entry's env if loams needs them (private registry tokens, custom CAs)",
 				r.agent.Title, strings.Join(c.Withheld, ", "))
@@ -185,6 +200,26 @@ func (e Env) check(ctx context.Context, r registration) Check {
 	c.ListMS = time.Since(listStart).Milliseconds()
 	c.Connected, c.Tools = true, len(tools.Tools)
 	return c
+}
+
+// pathOf is the PATH in an environment list (the last one wins, as in exec).
+func pathOf(env []string) string {
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	return path
+}
+
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return os.SameFile(fa, fb)
 }
 
 // tail keeps the last KiB of a server's stderr for the report.

@@ -77,6 +77,9 @@ type Scope struct {
 	// Nested: the servers live under projects.<project dir> (Claude Code's
 	// local scope) instead of the root.
 	Nested bool
+	// Skill is where the host reads a loams skill file at this scope
+	// (--with-skill); nil where it reads none or none is documented.
+	Skill func(e Env) string
 }
 
 // Object is a JSON object whose keys keep the order the hosts' docs show.

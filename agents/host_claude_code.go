@@ -4,12 +4,16 @@ package agents
 // it rewrites often: new entries go through `claude mcp add` when claude
 // answers, and without it the file is edited like any host's (the help
 // promises it; the write is atomic, so claude sees the old or the new
-// file). The project's .mcp.json is a plain file.
+// file). The project's .mcp.json is a plain file. Skills: ~/.claude/skills
+// and the project's .claude/skills (code.claude.com/docs/en/skills).
 var claudeCode = Agent{
 	Name: "claude-code", Title: "Claude Code", CLI: "claude",
 	Scopes: []Scope{
-		{Name: ScopeUser, Path: claudeJSON},
-		{Name: ScopeProject, Path: func(e Env) string { return e.projectJoin(".mcp.json") }, Project: true},
+		{Name: ScopeUser, Path: claudeJSON, Skill: func(e Env) string {
+			return e.skillIn(e.envOr("CLAUDE_CONFIG_DIR", e.homeJoin(".claude")))
+		}},
+		{Name: ScopeProject, Path: func(e Env) string { return e.projectJoin(".mcp.json") }, Project: true,
+			Skill: func(e Env) string { return e.skillIn(e.projectJoin(".claude")) }},
 		{Name: ScopeLocal, Path: claudeJSON, Nested: true},
 	},
 	Format: FormatJSON, Container: "mcpServers",

@@ -19,6 +19,7 @@ import (
 type Records struct {
 	Installs []Record             `json:"installs"`
 	Files    map[string]FileState `json:"files"`
+	Skills   []SkillRecord        `json:"skills,omitempty"`
 }
 
 // Record is one entry written into one agent's config.

@@ -73,7 +73,12 @@ func Uninstall(ctx context.Context, e Env, req UninstallRequest) ([]*Result, err
 			}
 		}
 	}
-	if req.DryRun || len(mine) == 0 {
+	skills, err := e.uninstallSkills(a.Name, req.Scope, recs, req.DryRun)
+	if err != nil {
+		return results, err
+	}
+	results = append(results, skills...)
+	if req.DryRun || len(mine) == 0 && len(skills) == 0 {
 		return results, nil
 	}
 	recs.Installs = rest
