@@ -12,23 +12,6 @@ import (
 	"loams.dev/cli/internal/errs"
 )
 
-// allScopes is every host and scope in the registry (12 hosts, 21 scopes).
-func allScopes() []struct{ agent, scope string } {
-	var out []struct{ agent, scope string }
-	for _, a := range Agents() {
-		for _, s := range a.Scopes {
-			out = append(out, struct{ agent, scope string }{a.Name, s.Name})
-		}
-	}
-	return out
-}
-
-func isProject(agent, scope string) bool {
-	a, _, _ := Lookup(agent, scope)
-	s, _ := a.scope(scope)
-	return s.Project
-}
-
 // issue 24 (MEDIUM): what stands at a host's config path is hostile until
 // checked. Each finding, for every host and scope: the command ends with a
 // coded error (never internal, never a hang, never unbounded memory) and
@@ -68,6 +51,16 @@ func TestHostileConfigPaths(t *testing.T) {
 			mkdirs(t, path)
 			os.Symlink(outside, path)
 		}, "", errs.PathOutsideProject},
+		{"directory link out of the project", func(t *testing.T, w *world, path string) {
+			parent := filepath.Dir(path)
+			if parent == w.project {
+				t.Skip("the file sits at the project root")
+			}
+			outside := filepath.Join(w.root, "elsewhere")
+			os.MkdirAll(outside, 0o755)
+			os.MkdirAll(filepath.Dir(parent), 0o755)
+			os.Symlink(outside, parent)
+		}, "", errs.PathOutsideProject},
 	}
 	for _, f := range findings {
 		for _, c := range allScopes() {
@@ -92,6 +85,9 @@ func TestHostileConfigPaths(t *testing.T) {
 				}
 				if _, err := os.Stat(filepath.Join(w.root, "elsewhere.json")); err == nil && string(mustRead(t, filepath.Join(w.root, "elsewhere.json"))) != "{}\n" {
 					t.Error("the file outside the project was edited")
+				}
+				if entries, _ := os.ReadDir(filepath.Join(w.root, "elsewhere")); len(entries) > 0 {
+					t.Error("a file was written outside the project")
 				}
 				// doctor walks every location: it must come back too.
 				if _, err := Doctor(context.Background(), w.env); err != nil {
@@ -149,12 +145,5 @@ func TestProjectLinkInsideProjectAllowed(t *testing.T) {
 	}
 	if fi, _ := os.Lstat(path); fi.Mode()&os.ModeSymlink == 0 {
 		t.Fatal("the link was replaced")
-	}
-}
-
-func mkdirs(t *testing.T, path string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
 	}
 }

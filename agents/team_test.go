@@ -170,3 +170,27 @@ func TestSkillContent(t *testing.T) {
 		t.Errorf("description is %d characters; hosts take at most 1024", len(desc))
 	}
 }
+
+// allScopes is every host and scope in the registry (12 hosts, 21 scopes).
+func allScopes() []struct{ agent, scope string } {
+	var out []struct{ agent, scope string }
+	for _, a := range Agents() {
+		for _, s := range a.Scopes {
+			out = append(out, struct{ agent, scope string }{a.Name, s.Name})
+		}
+	}
+	return out
+}
+
+func isProject(agent, scope string) bool {
+	a, _, _ := Lookup(agent, scope)
+	s, _ := a.scope(scope)
+	return s.Project
+}
+
+func mkdirs(t *testing.T, path string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
