@@ -19,7 +19,7 @@ func (e Env) checkStable(exe string) error {
 	if exe == "" || !e.temporary(exe) {
 		return nil
 	}
-	return errs.New(errs.Usage, "install it (`go install ./cmd/loams` puts it in $(go env GOPATH)/bin, or use a release package) and run `loams mcp install` with that binary; or pass --allow-temporary-binary to register this one anyway",
+	return errs.New(errs.Usage, "install it (`go install loams.dev/cli/cmd/loams@latest`, or `go install ./cmd/loams` in a clone: either puts it in $(go env GOPATH)/bin, which is never temporary; or a release package) and run `loams mcp install` with that binary; or pass --allow-temporary-binary to register this one anyway",
 		"%s is a go run/go test build in the Go build cache: an agent entry naming it stops working when the cache is cleaned", exe).With("executable", exe)
 }
 

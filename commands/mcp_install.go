@@ -39,7 +39,7 @@ func newMCPInstallCmd(f *Factory) *cli.Command {
 			"a user file names this binary's absolute path (GUI agents do not read the\n"+
 			"shell's PATH); --absolute-path writes the absolute path everywhere.\n"+
 			"--read-only or --tools NAME,... limit the tools the agent gets (the entry runs\n"+
-			"`loams mcp serve --read-only`); tools: "+strings.Join(mcptools.Names, ", ")+".\n"+
+			"`mcp serve --read-only`); tools: "+strings.Join(mcptools.Names, ", ")+".\n"+
 			"--with-skill also writes a skill file (SKILL.md: when to call which tool) where\n"+
 			"the agent reads one (Claude Code, Gemini CLI, opencode); uninstall removes it\n"+
 			"unless you edited it.\n"+
