@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/mcptools"
 )
 
@@ -72,6 +74,9 @@ type registration struct {
 	name   string
 	loc    Location
 	stored map[string]any
+	// err: the config file could not be read safely (config_unreadable,
+	// path_outside_project): reported, never followed.
+	err error
 }
 
 // registered lists loams entries in every known config location, plus
@@ -85,13 +90,18 @@ func (e Env) registered() ([]registration, error) {
 			if err != nil || loc.Path == "" {
 				continue // e.g. no project directory
 			}
-			servers, _ := loc.servers()
+			servers, err := loc.servers()
+			var coded *errs.Error
+			if errors.As(err, &coded) {
+				out = append(out, registration{agent: a, scope: scope, name: "loams", loc: loc, err: coded})
+				continue
+			}
 			for _, name := range slices.Sorted(maps.Keys(servers)) {
 				if name != "loams" && !strings.HasPrefix(name, "loams-") {
 					continue
 				}
 				seen[a.Name+"/"+scope+"/"+name] = true
-				out = append(out, registration{a, scope, name, loc, servers[name]})
+				out = append(out, registration{agent: a, scope: scope, name: name, loc: loc, stored: servers[name]})
 			}
 		}
 	}
@@ -121,6 +131,10 @@ func (l Location) servers() (map[string]map[string]any, error) {
 func (e Env) check(ctx context.Context, r registration) Check {
 	c := Check{Agent: r.agent.Name, Scope: r.scope, Name: r.name, Config: r.loc.Path}
 	fix := fmt.Sprintf("loams mcp install --agent %s --scope %s", r.agent.Name, r.scope)
+	if ce := (*errs.Error)(nil); errors.As(r.err, &ce) {
+		c.Error, c.Fix = string(ce.Code)+": "+ce.Message, ce.Hint
+		return c
+	}
 	if r.stored == nil {
 		c.Error = "recorded by loams mcp install, but no longer in " + r.loc.Path
 		c.Fix = fix

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -89,9 +90,17 @@ func TestHostileConfigPaths(t *testing.T) {
 				if entries, _ := os.ReadDir(filepath.Join(w.root, "elsewhere")); len(entries) > 0 {
 					t.Error("a file was written outside the project")
 				}
-				// doctor walks every location: it must come back too.
-				if _, err := Doctor(context.Background(), w.env); err != nil {
-					t.Errorf("doctor: %v", err)
+				// doctor walks every location: it comes back and names the file.
+				checks, err := Doctor(context.Background(), w.env)
+				if err != nil {
+					t.Fatalf("doctor: %v", err)
+				}
+				found := false
+				for _, c := range checks {
+					found = found || strings.HasPrefix(c.Error, string(want)) && c.Fix != ""
+				}
+				if !found {
+					t.Errorf("doctor does not report it: %+v", checks)
 				}
 			})
 		}
