@@ -92,8 +92,7 @@ func (e Env) installSkill(a Agent, scope string, loc Location, content []byte, r
 		return res, "", nil
 	}
 	if res.State != "unchanged" {
-		dirMode := os.FileMode(0o755)
-		if err := os.MkdirAll(filepath.Dir(cf.target), dirMode); err != nil {
+		if err := os.MkdirAll(filepath.Dir(cf.target), 0o755); err != nil {
 			return nil, "", unreadable(path, err)
 		}
 		if err := safefile.Write(path, content, safefile.Mode(cf.target, 0o644)); err != nil {
