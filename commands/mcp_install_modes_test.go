@@ -122,3 +122,17 @@ func TestMCPInstallModesAndSkill(t *testing.T) {
 		t.Errorf("uninstall left the skill: %s", out)
 	}
 }
+
+// issue 24: a directory where .mcp.json should be is exit 5
+// config_unreadable with a hint (it was exit 1, "a bug in loams").
+func TestMCPInstallConfigIsADirectory(t *testing.T) {
+	t.Parallel()
+	proj := t.TempDir()
+	os.MkdirAll(filepath.Join(proj, ".mcp.json"), 0o755)
+	env := cliEnv(t, "HOME="+t.TempDir(), "PATH=/usr/bin:/bin")
+	_, stderr, code := loams(t, env, "mcp", "install", "--agent", "claude-code", "--scope", "project", "--project-dir", proj, "-o", "json")
+	var doc struct{ Error struct{ Code, Hint string } }
+	if err := json.Unmarshal([]byte(stderr), &doc); err != nil || code != 5 || doc.Error.Code != "config_unreadable" || doc.Error.Hint == "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
