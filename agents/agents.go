@@ -37,6 +37,8 @@ type Location struct {
 	// Root confines the file (and the file its symlink leads to) to a
 	// project: "" for user scopes.
 	Root string
+	// MaxSize caps the bytes read (0: maxConfigSize).
+	MaxSize int64
 }
 
 // location says where host a keeps servers of scope.
@@ -53,6 +55,7 @@ func (e Env) location(a Agent, scope string) (Location, error) {
 	if s.Project {
 		loc.Root = e.ProjectDir
 	}
+	loc.MaxSize = s.MaxSize
 	if s.Nested {
 		loc.Container = []string{"projects", e.ProjectDir, a.Container}
 	}

@@ -121,7 +121,7 @@ func (e Env) registered() ([]registration, error) {
 
 // servers reads every entry of the location's server container.
 func (l Location) servers() (map[string]map[string]any, error) {
-	b, existed, err := readFile(l.Path, l.Root)
+	b, existed, err := readFile(l.Path, l.Root, l.MaxSize)
 	if err != nil || !existed {
 		return nil, err
 	}

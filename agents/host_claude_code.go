@@ -9,12 +9,12 @@ package agents
 var claudeCode = Agent{
 	Name: "claude-code", Title: "Claude Code", CLI: "claude",
 	Scopes: []Scope{
-		{Name: ScopeUser, Path: claudeJSON, Skill: func(e Env) string {
+		{Name: ScopeUser, Path: claudeJSON, MaxSize: claudeJSONMax, Skill: func(e Env) string {
 			return e.skillIn(e.envOr("CLAUDE_CONFIG_DIR", e.homeJoin(".claude")))
 		}},
 		{Name: ScopeProject, Path: func(e Env) string { return e.projectJoin(".mcp.json") }, Project: true,
 			Skill: func(e Env) string { return e.skillIn(e.projectJoin(".claude")) }},
-		{Name: ScopeLocal, Path: claudeJSON, Nested: true},
+		{Name: ScopeLocal, Path: claudeJSON, Nested: true, MaxSize: claudeJSONMax},
 	},
 	Format: FormatJSON, Container: "mcpServers",
 	Stdio:    commandArgs,
@@ -35,3 +35,7 @@ var claudeCode = Agent{
 func claudeJSON(e Env) string {
 	return e.join(e.envOr("CLAUDE_CONFIG_DIR", e.home()), ".claude.json")
 }
+
+// claudeJSONMax: ~/.claude.json holds Claude Code's project history too;
+// users report 8 to 100 MB (anthropics/claude-code#6394, #10592).
+const claudeJSONMax = 256 << 20

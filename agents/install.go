@@ -90,7 +90,7 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 		}
 		defer unlock()
 	}
-	cf, err := openConfig(loc.Path, loc.Root)
+	cf, err := openConfig(loc.Path, loc.Root, loc.MaxSize)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +186,7 @@ func (e Env) apply(ctx context.Context, res *Result, cf *configFile, loc Locatio
 			return err
 		}
 	}
-	after, _, _ := readFile(loc.Path, loc.Root)
+	after, _, _ := readFile(loc.Path, loc.Root, loc.MaxSize)
 	recs.noteWrite(loc.Path, cf.data, cf.existed, after, res.Backup)
 	if st := recs.Files[loc.Path]; !loc.hasContainer(cf.data) && loc.hasContainer(after) {
 		st.CreatedContainer = true

@@ -13,8 +13,9 @@ import (
 )
 
 // maxConfigSize caps what loams reads from a host's config file: the real
-// ones are a few KiB (~/.claude.json, the largest, a few hundred), and a
-// committed `.mcp.json -> /dev/zero` must not grow memory without bound.
+// ones are a few KiB, and a committed `.mcp.json` of any size must not
+// grow memory without bound. A host whose file is its state too (Claude
+// Code's ~/.claude.json, seen at 8 to 100 MB) raises it (Scope.MaxSize).
 const maxConfigSize = 4 << 20
 
 // configFile is a config path as found on disk: where its bytes are (through
@@ -33,7 +34,10 @@ type configFile struct {
 // (a FIFO or a device is refused by its type, not read). A directory in
 // the file's place, or a file in place of one of its directories, is
 // config_unreadable with a hint, never an internal error.
-func openConfig(path, root string) (*configFile, error) {
+func openConfig(path, root string, limit int64) (*configFile, error) {
+	if limit <= 0 {
+		limit = maxConfigSize
+	}
 	cf := &configFile{path: path, target: path}
 	target, exists, err := resolveConfig(path)
 	if err != nil {
@@ -71,15 +75,15 @@ func openConfig(path, root string) (*configFile, error) {
 	case !fi.Mode().IsRegular():
 		return nil, errs.New(errs.ConfigUnreadable, "replace it with a regular file (or remove it) and run the command again",
 			"%s is not a regular file (%s); loams reads only regular files", path, kind(fi.Mode())).With("path", path)
-	case fi.Size() > maxConfigSize:
-		return nil, tooLarge(path)
+	case fi.Size() > limit:
+		return nil, tooLarge(path, limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, unreadable(path, err)
 	}
-	if len(data) > maxConfigSize {
-		return nil, tooLarge(path) // it grew while we read
+	if int64(len(data)) > limit {
+		return nil, tooLarge(path, limit) // it grew while we read
 	}
 	cf.data, cf.existed, cf.mode = data, true, fi.Mode().Perm()
 	return cf, nil
@@ -148,9 +152,9 @@ func parentIsFile(path string) error {
 		"cannot use %s: a file stands where a directory of its path should be", path).With("path", path)
 }
 
-func tooLarge(path string) error {
-	return errs.New(errs.ConfigUnreadable, "agent config files are a few KiB; check what this file is, and move it aside if it is not the agent's",
-		"%s is larger than %d MiB; loams does not read it", path, maxConfigSize>>20).With("path", path)
+func tooLarge(path string, limit int64) error {
+	return errs.New(errs.ConfigUnreadable, "check what this file is, and move it aside if it is not the agent's config",
+		"%s is larger than %d MiB; loams does not read it", path, limit>>20).With("path", path)
 }
 
 func unreadable(path string, err error) error {

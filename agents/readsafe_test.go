@@ -156,3 +156,24 @@ func TestProjectLinkInsideProjectAllowed(t *testing.T) {
 		t.Fatal("the link was replaced")
 	}
 }
+
+// ~/.claude.json is Claude Code's state file too, and real ones pass the
+// 4 MiB cap (8 to 100 MB reported): its scopes read up to 256 MiB.
+func TestLargeClaudeStateFileIsRead(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	path := w.configPath("claude-code", "user")
+	big := `{"history":"` + strings.Repeat("x", maxConfigSize) + `"}` + "\n"
+	if err := os.WriteFile(path, []byte(big), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.install(t, "claude-code", "user"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Uninstall(context.Background(), w.env, UninstallRequest{Agent: "claude-code"}); err != nil {
+		t.Fatal(err)
+	}
+	if string(mustRead(t, path)) != big {
+		t.Fatal("not given back")
+	}
+}

@@ -122,8 +122,8 @@ func hash(b []byte) string {
 
 // readFile returns a config file's bytes and whether it exists, read as
 // openConfig reads (never a FIFO, a device or more than maxConfigSize).
-func readFile(path, root string) ([]byte, bool, error) {
-	cf, err := openConfig(path, root)
+func readFile(path, root string, limit int64) ([]byte, bool, error) {
+	cf, err := openConfig(path, root, limit)
 	if err != nil {
 		return nil, false, err
 	}

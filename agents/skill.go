@@ -72,7 +72,7 @@ func (e Env) installSkill(a Agent, scope string, loc Location, content []byte, r
 	}
 	path := sc.Skill(e)
 	res := &SkillResult{Path: path}
-	cf, err := openConfig(path, loc.Root)
+	cf, err := openConfig(path, loc.Root, 0)
 	if err != nil {
 		return nil, "", err
 	}
@@ -118,7 +118,7 @@ func (e Env) uninstallSkills(agent, scope string, recs *Records, dryRun bool) ([
 			rest = append(rest, r)
 			continue
 		}
-		cf, err := openConfig(r.Path, r.Root)
+		cf, err := openConfig(r.Path, r.Root, 0)
 		if err != nil {
 			return nil, err
 		}

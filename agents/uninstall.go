@@ -63,7 +63,7 @@ func Uninstall(ctx context.Context, e Env, req UninstallRequest) ([]*Result, err
 		results = append(results, res)
 		if !req.DryRun {
 			if othersThere {
-				if after, existed, _ := readFile(path, ""); existed {
+				if after, existed, _ := readFile(path, "", a.maxSize(these[0].Scope)); existed {
 					st := recs.Files[path]
 					st.WrittenSHA256 = hash(after)
 					recs.Files[path] = st
@@ -91,7 +91,7 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 	for _, r := range these {
 		res.Entries = append(res.Entries, r.Name)
 	}
-	cf, err := openConfig(first.Path, first.Root)
+	cf, err := openConfig(first.Path, first.Root, a.maxSize(first.Scope))
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 	if st.WrittenSHA256 != "" && st.OnlyOurs && !othersThere && hash(current) == st.WrittenSHA256 {
 		var original []byte
 		if st.OriginalExisted {
-			if original, _, err = readFile(st.Backup, first.Root); err != nil || hash(original) != st.OriginalSHA256 {
+			if original, _, err = readFile(st.Backup, first.Root, a.maxSize(first.Scope)); err != nil || hash(original) != st.OriginalSHA256 {
 				original = nil
 			}
 		}
@@ -120,7 +120,7 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 			return res, nil
 		}
 	}
-	loc := Location{Path: first.Path, Format: a.Format, Container: []string{a.Container}, Root: first.Root}
+	loc := Location{Path: first.Path, Format: a.Format, Container: []string{a.Container}, Root: first.Root, MaxSize: a.maxSize(first.Scope)}
 	if first.Project != "" {
 		loc.Container = []string{"projects", first.Project, a.Container}
 	}
