@@ -34,6 +34,11 @@ type Location struct {
 	// Container is the path of keys to the object/table holding the servers.
 	Container []string
 	Project   bool // a project scope (new files 0644)
+	// Root confines the file (and the file its symlink leads to) to a
+	// project: "" for user scopes.
+	Root string
+	// MaxSize caps the bytes read (0: maxConfigSize).
+	MaxSize int64
 }
 
 // location says where host a keeps servers of scope.
@@ -47,6 +52,10 @@ func (e Env) location(a Agent, scope string) (Location, error) {
 			"the %s scope of %s needs a project directory", scope, a.Name)
 	}
 	loc := Location{Path: s.Path(e), Format: a.Format, Container: []string{a.Container}, Project: s.Project}
+	if s.Project {
+		loc.Root = e.ProjectDir
+	}
+	loc.MaxSize = s.MaxSize
 	if s.Nested {
 		loc.Container = []string{"projects", e.ProjectDir, a.Container}
 	}

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"bytes"
 	"context"
 	"loams.dev/cli/internal/testbin"
 	"os"
@@ -193,6 +194,39 @@ func TestPresentFindsEveryHost(t *testing.T) {
 		}
 		if !slices.Contains(got, a.Name) {
 			t.Errorf("%s not found from %s: %v", a.Name, a.Detect(w.env)[0], got)
+		}
+	}
+}
+
+// issue 21: `mcp install --agent claude-code` (the README's line) without
+// the claude program edits ~/.claude.json, as for every host with a file;
+// the local scope's entry goes under projects.<dir>, where claude reads it,
+// and uninstall gives the file back.
+func TestClaudeCodeWithoutCLIEditsItsFile(t *testing.T) {
+	t.Parallel()
+	for _, scope := range []string{"", ScopeLocal} {
+		w := newWorld(t)
+		cfg := filepath.Join(w.home, ".claude.json")
+		before := []byte(`{"numStartups":3,"projects":{}}` + "\n")
+		os.WriteFile(cfg, before, 0o600)
+		res, err := Install(context.Background(), w.env, InstallRequest{Agent: "claude-code", Scope: scope})
+		if err != nil || res.Via != "file" || res.Path != cfg || !res.Changed {
+			t.Fatalf("%q: %v %+v", scope, err, res)
+		}
+		a, _, _ := Lookup("claude-code", "")
+		loc := Location{Path: cfg, Format: a.Format, Container: []string{"mcpServers"}}
+		if scope == ScopeLocal {
+			loc.Container = []string{"projects", w.project, "mcpServers"}
+		}
+		servers, err := loc.servers()
+		if err != nil || !matches(servers["loams"], Entry{Command: []string{fakeLoams, "mcp", "serve"}}) {
+			t.Fatalf("%q: entry not where claude reads it: %v\n%s", scope, err, mustRead(t, cfg))
+		}
+		if _, err := Uninstall(context.Background(), w.env, UninstallRequest{Agent: "claude-code"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := mustRead(t, cfg); !bytes.Equal(got, before) {
+			t.Errorf("%q: uninstall left %s", scope, got)
 		}
 	}
 }

@@ -2,9 +2,7 @@ package agents
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,32 +11,6 @@ import (
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/safefile"
 )
-
-// configFile is a host's config file as found: its bytes, and where writes
-// go (through a symlink, to its target, so a dotfiles link stays a link).
-type configFile struct {
-	path, target string
-	data         []byte
-	existed      bool
-	mode         fs.FileMode
-}
-
-func openConfig(path string) (*configFile, error) {
-	cf := &configFile{path: path, target: path}
-	if t, err := filepath.EvalSymlinks(path); err == nil {
-		cf.target = t
-	}
-	fi, err := os.Stat(cf.target)
-	if errors.Is(err, fs.ErrNotExist) {
-		return cf, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	cf.mode, cf.existed = fi.Mode().Perm(), true
-	cf.data, err = os.ReadFile(cf.target)
-	return cf, err
-}
 
 // writable refuses a read-only file. The mode bits are checked, not the
 // write itself: root may write anything, and an atomic rename would

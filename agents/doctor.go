@@ -2,6 +2,7 @@ package agents
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -13,6 +14,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/mcptools"
 )
 
 // Check is doctor's report on one registered entry.
@@ -27,8 +31,11 @@ type Check struct {
 	ProtocolVersion string   `json:"protocol_version,omitempty"`
 	ServerVersion   string   `json:"server_version,omitempty"`
 	Tools           int      `json:"tools"`
-	HandshakeMS     int64    `json:"handshake_ms"`
-	ListMS          int64    `json:"tools_list_ms"`
+	// Mode is the entry's access mode (all tools, read-only, or a list),
+	// from its --read-only/--tools arguments or LOAMS_MCP_TOOLS.
+	Mode        string `json:"mode,omitempty"`
+	HandshakeMS int64  `json:"handshake_ms"`
+	ListMS      int64  `json:"tools_list_ms"`
 	// Withheld names the variables the host does not pass to the server
 	// (Gemini CLI's credential filter), so a missing token is explained.
 	Withheld []string `json:"withheld_env,omitempty"`
@@ -67,6 +74,9 @@ type registration struct {
 	name   string
 	loc    Location
 	stored map[string]any
+	// err: the config file could not be read safely (config_unreadable,
+	// path_outside_project): reported, never followed.
+	err error
 }
 
 // registered lists loams entries in every known config location, plus
@@ -80,13 +90,18 @@ func (e Env) registered() ([]registration, error) {
 			if err != nil || loc.Path == "" {
 				continue // e.g. no project directory
 			}
-			servers, _ := loc.servers()
+			servers, err := loc.servers()
+			var coded *errs.Error
+			if errors.As(err, &coded) {
+				out = append(out, registration{agent: a, scope: scope, name: "loams", loc: loc, err: coded})
+				continue
+			}
 			for _, name := range slices.Sorted(maps.Keys(servers)) {
 				if name != "loams" && !strings.HasPrefix(name, "loams-") {
 					continue
 				}
 				seen[a.Name+"/"+scope+"/"+name] = true
-				out = append(out, registration{a, scope, name, loc, servers[name]})
+				out = append(out, registration{agent: a, scope: scope, name: name, loc: loc, stored: servers[name]})
 			}
 		}
 	}
@@ -106,7 +121,7 @@ func (e Env) registered() ([]registration, error) {
 
 // servers reads every entry of the location's server container.
 func (l Location) servers() (map[string]map[string]any, error) {
-	b, existed, err := readFile(l.Path)
+	b, existed, err := readFile(l.Path, l.Root, l.MaxSize)
 	if err != nil || !existed {
 		return nil, err
 	}
@@ -116,6 +131,10 @@ func (l Location) servers() (map[string]map[string]any, error) {
 func (e Env) check(ctx context.Context, r registration) Check {
 	c := Check{Agent: r.agent.Name, Scope: r.scope, Name: r.name, Config: r.loc.Path}
 	fix := fmt.Sprintf("loams mcp install --agent %s --scope %s", r.agent.Name, r.scope)
+	if ce := (*errs.Error)(nil); errors.As(r.err, &ce) {
+		c.Error, c.Fix = string(ce.Code)+": "+ce.Message, ce.Hint
+		return c
+	}
 	if r.stored == nil {
 		c.Error = "recorded by loams mcp install, but no longer in " + r.loc.Path
 		c.Fix = fix
@@ -130,19 +149,29 @@ func (e Env) check(ctx context.Context, r registration) Check {
 		transport = &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1, DisableStandaloneSSE: true}
 		fix = "start the stack (`loams stack start`) or run `" + fix + "` to point at its current address"
 	case len(argv) > 0:
-		if filepath.IsAbs(argv[0]) {
-			if _, err := os.Stat(argv[0]); err != nil {
-				c.Error = fmt.Sprintf("%s does not exist (loams was moved or uninstalled)", argv[0])
+		c.Mode = mcptools.Mode(mcptools.FromArgs(argv[1:], env))
+		environ := e.serverEnv(r.agent, env)
+		bin := argv[0]
+		if filepath.IsAbs(bin) {
+			if _, err := os.Stat(bin); err != nil {
+				c.Error = fmt.Sprintf("%s does not exist (loams was moved or uninstalled)", bin)
 				c.Fix = fix
 				return c
 			}
+		} else if bin = lookPath(bin, pathOf(environ)); bin == "" {
+			// exec.Command would search doctor's own PATH; the host
+			// searches the one it gives the server.
+			c.Warning = fmt.Sprintf("%s is not on the PATH %s starts servers with (%s)", argv[0], r.agent.Title, pathOf(environ))
+			c.Error = c.Warning
+			c.Fix = "put loams on that PATH, or write its absolute path: " + fix + " --absolute-path"
+			return c
 		}
-		if argv[0] != e.Executable && r.name == "loams" && e.Executable != "" {
-			c.Warning = "runs " + argv[0] + ", not this loams (" + e.Executable + ")"
+		if r.name == "loams" && e.Executable != "" && !sameFile(bin, e.Executable) {
+			c.Warning = "runs " + bin + ", not this loams (" + e.Executable + ")"
 		}
-		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd := exec.Command(bin, argv[1:]...)
 		cmd.Dir = e.ProjectDir
-		cmd.Env = e.serverEnv(r.agent, env)
+		cmd.Env = environ
 		if c.Withheld = e.withheld(r.agent, env); len(c.Withheld) > 0 && c.Warning == "" {
 			c.Warning = fmt.Sprintf("%s does not pass %s to its servers: name them in the entry's env if loams needs them (private registry tokens, custom CAs)",
 				r.agent.Title, strings.Join(c.Withheld, ", "))
@@ -185,6 +214,26 @@ func (e Env) check(ctx context.Context, r registration) Check {
 	c.ListMS = time.Since(listStart).Milliseconds()
 	c.Connected, c.Tools = true, len(tools.Tools)
 	return c
+}
+
+// pathOf is the PATH in an environment list (the last one wins, as in exec).
+func pathOf(env []string) string {
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v
+		}
+	}
+	return path
+}
+
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return a == b
+	}
+	return os.SameFile(fa, fb)
 }
 
 // tail keeps the last KiB of a server's stderr for the report.

@@ -77,9 +77,12 @@ type Scope struct {
 	// Nested: the servers live under projects.<project dir> (Claude Code's
 	// local scope) instead of the root.
 	Nested bool
-	// CLIOnly: only the host's CLI creates entries here (the file is the
-	// host's own state); without it install prints the command instead.
-	CLIOnly bool
+	// MaxSize caps what loams reads of the file (0: 4 MiB). Raised only
+	// for a file the host also keeps its state in.
+	MaxSize int64
+	// Skill is where the host reads a loams skill file at this scope
+	// (--with-skill); nil where it reads none or none is documented.
+	Skill func(e Env) string
 }
 
 // Object is a JSON object whose keys keep the order the hosts' docs show.
@@ -122,6 +125,12 @@ func (a Agent) ScopeNames() []string {
 		out = append(out, s.Name)
 	}
 	return out
+}
+
+// maxSize is the read cap of the host's file at scope.
+func (a Agent) maxSize(scope string) int64 {
+	s, _ := a.scope(scope)
+	return s.MaxSize
 }
 
 func (a Agent) scope(name string) (Scope, bool) {

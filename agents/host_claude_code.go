@@ -1,14 +1,20 @@
 package agents
 
-// Claude Code: its CLI owns ~/.claude.json (a state file it rewrites all
-// the time), so user and local entries are created through `claude mcp
-// add`; the project's .mcp.json is a plain file we edit.
+// Claude Code keeps user and local entries in ~/.claude.json, a state file
+// it rewrites often: new entries go through `claude mcp add` when claude
+// answers, and without it the file is edited like any host's (the help
+// promises it; the write is atomic, so claude sees the old or the new
+// file). The project's .mcp.json is a plain file. Skills: ~/.claude/skills
+// and the project's .claude/skills (code.claude.com/docs/en/skills).
 var claudeCode = Agent{
 	Name: "claude-code", Title: "Claude Code", CLI: "claude",
 	Scopes: []Scope{
-		{Name: ScopeUser, Path: claudeJSON, CLIOnly: true},
-		{Name: ScopeProject, Path: func(e Env) string { return e.projectJoin(".mcp.json") }, Project: true},
-		{Name: ScopeLocal, Path: claudeJSON, Nested: true, CLIOnly: true},
+		{Name: ScopeUser, Path: claudeJSON, MaxSize: claudeJSONMax, Skill: func(e Env) string {
+			return e.skillIn(e.envOr("CLAUDE_CONFIG_DIR", e.homeJoin(".claude")))
+		}},
+		{Name: ScopeProject, Path: func(e Env) string { return e.projectJoin(".mcp.json") }, Project: true,
+			Skill: func(e Env) string { return e.skillIn(e.projectJoin(".claude")) }},
+		{Name: ScopeLocal, Path: claudeJSON, Nested: true, MaxSize: claudeJSONMax},
 	},
 	Format: FormatJSON, Container: "mcpServers",
 	Stdio:    commandArgs,
@@ -29,3 +35,7 @@ var claudeCode = Agent{
 func claudeJSON(e Env) string {
 	return e.join(e.envOr("CLAUDE_CONFIG_DIR", e.home()), ".claude.json")
 }
+
+// claudeJSONMax: ~/.claude.json holds Claude Code's project history too;
+// users report 8 to 100 MB (anthropics/claude-code#6394, #10592).
+const claudeJSONMax = 256 << 20

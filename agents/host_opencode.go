@@ -2,7 +2,8 @@ package agents
 
 // opencode reads opencode.json or opencode.jsonc (JSONC either way) at the
 // project root and in ~/.config/opencode; its servers live under "mcp",
-// with the command as one array.
+// with the command as one array. Skills: .opencode/skills and
+// ~/.config/opencode/skills (opencode.ai/docs/skills).
 var opencode = Agent{
 	Name: "opencode", Title: "opencode", CLI: "opencode",
 	Scopes: []Scope{
@@ -11,10 +12,10 @@ var opencode = Agent{
 				return ""
 			}
 			return firstExisting(e.projectJoin("opencode.jsonc"), e.projectJoin("opencode.json"))
-		}},
+		}, Skill: func(e Env) string { return e.skillIn(e.projectJoin(".opencode")) }},
 		{Name: ScopeUser, Path: func(e Env) string {
 			return firstExisting(e.xdgConfig("opencode", "opencode.jsonc"), e.xdgConfig("opencode", "opencode.json"))
-		}},
+		}, Skill: func(e Env) string { return e.skillIn(e.xdgConfig("opencode")) }},
 	},
 	Format: FormatJSONC, Container: "mcp",
 	Stdio: func(argv []string) Object {

@@ -93,13 +93,17 @@ func TestLineEndingsAndBOMKept(t *testing.T) {
 	}
 }
 
-// A symlinked config (a dotfiles repository) is edited through the link.
+// A symlinked config (a dotfiles repository) is edited through the link;
+// a project's link must stay inside the project (TestConfigSymlinkOutOfProjectRefused).
 func TestSymlinkedConfigEditedThroughLink(t *testing.T) {
 	t.Parallel()
 	for _, c := range fileCases {
 		w := newWorld(t)
 		dir := c.agent + "-" + c.scope
 		target := filepath.Join(w.root, "dotfiles", "config")
+		if c.scope == ScopeProject {
+			target = filepath.Join(w.project, "shared", "config")
+		}
 		os.MkdirAll(filepath.Dir(target), 0o755)
 		os.WriteFile(target, mustRead(t, filepath.Join("testdata", dir, "foreign.in")), 0o600)
 		path := w.configPath(c.agent, c.scope)
@@ -169,7 +173,14 @@ func TestStrictHostRefusesComments(t *testing.T) {
 func TestTemporaryBinaryRefused(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
-	for _, exe := range []string{filepath.Join(os.TempDir(), "go-build123", "b001", "exe", "loams"), filepath.Join(t.TempDir(), "loams")} {
+	cache := filepath.Join(w.root, "gocache")
+	vars := map[string]string{"HOME": w.home, "PATH": w.bin, "GOCACHE": cache}
+	w.env.Getenv = func(k string) string { return vars[k] }
+	for _, exe := range []string{
+		filepath.Join(os.TempDir(), "go-build123", "b001", "exe", "loams"),   // go run
+		filepath.Join(w.root, "gotmp", "go-build4567", "b001", "loams.test"), // go test with GOTMPDIR
+		filepath.Join(cache, "ab", "loams"),
+	} {
 		w.env.Executable = exe
 		_, err := Install(context.Background(), w.env, InstallRequest{Agent: "cursor"})
 		if !errs.Is(err, errs.Usage) || !strings.Contains(errs.As(err).Hint, "go install") || !strings.Contains(errs.As(err).Hint, "--allow-temporary-binary") {
@@ -177,6 +188,34 @@ func TestTemporaryBinaryRefused(t *testing.T) {
 		}
 		if _, err := Install(context.Background(), w.env, InstallRequest{Agent: "cursor", AllowTemporaryBinary: true}); err != nil {
 			t.Errorf("%s with the flag: %v", exe, err)
+		}
+	}
+}
+
+// issue 21: containers and CI put HOME, GOPATH and GOBIN under /tmp; a
+// binary that `go install` or a package manager put there is no temporary
+// build, even when those directories lie inside the build cache's parent
+// or under a go-build-looking name.
+func TestInstalledBinaryUnderTmpIsStable(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir() // under os.TempDir(), as in a container
+	home := filepath.Join(tmp, "home")
+	gobin := filepath.Join(tmp, "go-build99", "bin") // a GOBIN that looks like a build dir
+	for _, c := range []struct {
+		name string
+		vars map[string]string
+		exe  string
+	}{
+		{"GOPATH default under HOME", map[string]string{"HOME": home}, filepath.Join(home, "go", "bin", "loams")},
+		{"GOPATH set", map[string]string{"HOME": home, "GOPATH": filepath.Join(tmp, "gp")}, filepath.Join(tmp, "gp", "bin", "loams")},
+		{"GOBIN", map[string]string{"HOME": home, "GOBIN": gobin}, filepath.Join(gobin, "loams")},
+		{"plain directory under /tmp", map[string]string{"HOME": home}, filepath.Join(tmp, "tools", "loams")},
+		{"~/.local/bin", map[string]string{"HOME": home}, filepath.Join(home, ".local", "bin", "loams")},
+		{"Homebrew prefix", map[string]string{"HOME": home, "HOMEBREW_PREFIX": filepath.Join(tmp, "brew")}, filepath.Join(tmp, "brew", "bin", "loams")},
+	} {
+		e := Env{Getenv: func(k string) string { return c.vars[k] }}
+		if err := e.checkStable(c.exe); err != nil {
+			t.Errorf("%s: %v", c.name, err)
 		}
 	}
 }

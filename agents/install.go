@@ -26,6 +26,13 @@ type InstallRequest struct {
 	// AllowTemporaryBinary writes the entry even when loams runs from a
 	// temporary or build-cache directory (`go run`), which will vanish.
 	AllowTemporaryBinary bool
+	// AbsolutePath writes the running binary's absolute path even in a
+	// project file (which otherwise names `loams`, found on PATH).
+	AbsolutePath bool
+	// Skill, when set, is the SKILL.md written beside the entry for hosts
+	// that read skills (--with-skill); commands renders it from the tool
+	// descriptions (Skill in skill.go).
+	Skill []byte
 }
 
 // Result says what install or uninstall did (or would do, on a dry run).
@@ -41,6 +48,12 @@ type Result struct {
 	Backup   string     `json:"backup,omitempty"`
 	Restored bool       `json:"restored,omitempty"` // uninstall gave back the original bytes
 	DryRun   bool       `json:"dry_run"`
+	// Command is what the loams entry runs (argv[0] is `loams` in a
+	// project file meant for the whole team).
+	Command []string `json:"command,omitempty"`
+	// Skill is the skill file written, kept or removed (--with-skill).
+	Skill *SkillResult `json:"skill,omitempty"`
+	Notes []string     `json:"notes,omitempty"`
 }
 
 // Install registers loams (and the stack's HTTP endpoint) with a host.
@@ -56,13 +69,17 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	command, runs, note := e.entryCommand(loc, req.AbsolutePath)
 	if !req.AllowTemporaryBinary {
-		if err := checkStable(e.Executable); err != nil {
+		if err := e.checkStable(runs); err != nil {
 			return nil, err
 		}
 	}
-	entries := a.Entries(e.Executable, req.ServeArgs, req.Stack, req.MCPURL)
-	res := &Result{Agent: a.Name, Scope: scope, Via: "file", Path: loc.Path, DryRun: req.DryRun}
+	entries := a.Entries(command, req.ServeArgs, req.Stack, req.MCPURL)
+	res := &Result{Agent: a.Name, Scope: scope, Via: "file", Path: loc.Path, DryRun: req.DryRun, Command: entries[0].Command}
+	if note != "" {
+		res.Notes = append(res.Notes, note)
+	}
 	for _, en := range entries {
 		res.Entries = append(res.Entries, en.Name)
 	}
@@ -73,7 +90,7 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 		}
 		defer unlock()
 	}
-	cf, err := openConfig(loc.Path)
+	cf, err := openConfig(loc.Path, loc.Root, loc.MaxSize)
 	if err != nil {
 		return nil, err
 	}
@@ -88,19 +105,9 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 			missing = append(missing, en)
 		}
 	}
-	sc, _ := a.scope(scope)
 	cli := ""
 	if len(missing) > 0 && a.AddArgv != nil && !(a.CLIDropsComments && hasComments(cf.data, loc.Format)) {
 		cli = e.findCLI(ctx, a)
-	}
-	if cli == "" && sc.CLIOnly && len(missing) > 0 {
-		var cmds []string
-		for _, en := range missing {
-			cmds = append(cmds, strings.Join(a.AddArgv(scope, en), " "))
-		}
-		return nil, errs.New(errs.ConfirmationRequired,
-			"install "+a.Title+" and run: "+strings.Join(cmds, " && ")+"; or use --scope project to write .mcp.json",
-			"the %s scope of %s is written by the `%s` CLI, which is not installed", scope, a.Title, a.CLI).With("commands", cmds)
 	}
 	// The file edit: existing entries (owned keys only), and new ones
 	// when no CLI adds them.
@@ -126,49 +133,97 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 		res.Via = "cli"
 	}
 	res.Changed = edited || len(res.Commands) > 0
-	if req.DryRun {
-		return res, nil
-	}
 	recs, err := loadRecords(e.Loams.MCPInstalls())
 	if err != nil {
 		return nil, err
 	}
-	if !res.Changed && !recorded(recs, a.Name, scope, loc.Path) {
-		return res, nil // the user's own identical entry: not ours to record
+	if req.DryRun {
+		return res, e.withSkill(res, a, scope, loc, req, recs)
 	}
+	// The user's own identical entry is not ours to record.
+	ours := res.Changed || recorded(recs, a.Name, scope, loc.Path)
 	if res.Changed {
-		if err := cf.writable(); err != nil {
+		if err := e.apply(ctx, res, cf, loc, doc, edited, cli, recs); err != nil {
 			return nil, err
-		}
-		if res.Backup, err = backupOnce(loc.Path, cf.data, cf.existed); err != nil {
-			return nil, err
-		}
-		if edited {
-			if err := cf.write(doc, loc.Project); err != nil {
-				return nil, err
-			}
-		}
-		for _, argv := range res.Commands {
-			if err := e.runCLI(ctx, cli, argv); err != nil {
-				return nil, err
-			}
-		}
-		after, _, _ := readFile(loc.Path)
-		recs.noteWrite(loc.Path, cf.data, cf.existed, after, res.Backup)
-		if st := recs.Files[loc.Path]; !loc.hasContainer(cf.data) && loc.hasContainer(after) {
-			st.CreatedContainer = true
-			recs.Files[loc.Path] = st
 		}
 	}
-	for _, en := range entries {
-		via := "file"
-		if cli != "" && servers[en.Name] == nil {
-			via = "cli"
+	if ours {
+		for _, en := range entries {
+			via := "file"
+			if cli != "" && servers[en.Name] == nil {
+				via = "cli"
+			}
+			recs.put(Record{Agent: a.Name, Scope: scope, Name: en.Name, Via: via, Path: loc.Path, Project: nestedProject(loc), Root: loc.Root,
+				Command: en.Command, URL: en.URL, InstalledAt: e.now()})
 		}
-		recs.put(Record{Agent: a.Name, Scope: scope, Name: en.Name, Via: via, Path: loc.Path, Project: nestedProject(loc),
-			Command: en.Command, URL: en.URL, InstalledAt: e.now()})
+	}
+	if err := e.withSkill(res, a, scope, loc, req, recs); err != nil {
+		return nil, err
+	}
+	if !ours && res.Skill == nil {
+		return res, nil
 	}
 	return res, recs.save(e)
+}
+
+// apply writes the edited file (after a backup of the original) and runs
+// the host CLI's commands, and notes the file's new state.
+func (e Env) apply(ctx context.Context, res *Result, cf *configFile, loc Location, doc []byte, edited bool, cli string, recs *Records) error {
+	var err error
+	if err := cf.writable(); err != nil {
+		return err
+	}
+	if res.Backup, err = backupOnce(loc.Path, cf.data, cf.existed); err != nil {
+		return err
+	}
+	if edited {
+		if err := cf.write(doc, loc.Project); err != nil {
+			return err
+		}
+	}
+	for _, argv := range res.Commands {
+		if err := e.runCLI(ctx, cli, argv); err != nil {
+			return err
+		}
+	}
+	after, _, _ := readFile(loc.Path, loc.Root, loc.MaxSize)
+	recs.noteWrite(loc.Path, cf.data, cf.existed, after, res.Backup)
+	if st := recs.Files[loc.Path]; !loc.hasContainer(cf.data) && loc.hasContainer(after) {
+		st.CreatedContainer = true
+		recs.Files[loc.Path] = st
+	}
+	return nil
+}
+
+// withSkill writes (or, on a dry run, plans) the skill file when asked.
+func (e Env) withSkill(res *Result, a Agent, scope string, loc Location, req InstallRequest, recs *Records) error {
+	if req.Skill == nil {
+		return nil
+	}
+	sk, note, err := e.installSkill(a, scope, loc, req.Skill, recs, req.DryRun)
+	if err != nil {
+		return err
+	}
+	res.Skill = sk
+	if note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	return nil
+}
+
+// entryCommand is what the entry runs, and the binary that is. A project
+// file is committed and shared, so it names `loams` (each teammate's own,
+// found on PATH); a user file names this binary by its absolute path, as
+// GUI hosts do not inherit the shell's PATH.
+func (e Env) entryCommand(loc Location, absolute bool) (command, runs, note string) {
+	if !loc.Project || absolute || e.Executable == "" {
+		return e.Executable, e.Executable, ""
+	}
+	if p := lookPath("loams", e.Getenv("PATH")); p != "" {
+		return "loams", p, ""
+	}
+	return e.Executable, e.Executable, "loams is not on PATH, so the shared entry names " + e.Executable +
+		", which works on this machine only; put loams on PATH and run the command again so the entry says `loams`"
 }
 
 func nestedProject(loc Location) string {

@@ -6,7 +6,7 @@ import (
 
 // current reads what loc holds for name (nil if absent).
 func (l Location) current(name string) (map[string]any, error) {
-	b, existed, err := readFile(l.Path)
+	b, existed, err := readFile(l.Path, l.Root, l.MaxSize)
 	if err != nil || !existed || len(b) == 0 {
 		return nil, err
 	}

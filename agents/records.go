@@ -19,16 +19,19 @@ import (
 type Records struct {
 	Installs []Record             `json:"installs"`
 	Files    map[string]FileState `json:"files"`
+	Skills   []SkillRecord        `json:"skills,omitempty"`
 }
 
 // Record is one entry written into one agent's config.
 type Record struct {
-	Agent       string    `json:"agent"`
-	Scope       string    `json:"scope"`
-	Name        string    `json:"name"`
-	Via         string    `json:"via"` // cli | file
-	Path        string    `json:"path"`
-	Project     string    `json:"project,omitempty"`
+	Agent   string `json:"agent"`
+	Scope   string `json:"scope"`
+	Name    string `json:"name"`
+	Via     string `json:"via"` // cli | file
+	Path    string `json:"path"`
+	Project string `json:"project,omitempty"`
+	// Root is the project a project-scope file must stay inside.
+	Root        string    `json:"root,omitempty"`
 	Command     []string  `json:"command,omitempty"`
 	URL         string    `json:"url,omitempty"`
 	InstalledAt time.Time `json:"installed_at"`
@@ -117,13 +120,14 @@ func hash(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// readFile returns a file's bytes and whether it exists.
-func readFile(path string) ([]byte, bool, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
+// readFile returns a config file's bytes and whether it exists, read as
+// openConfig reads (never a FIFO, a device or more than maxConfigSize).
+func readFile(path, root string, limit int64) ([]byte, bool, error) {
+	cf, err := openConfig(path, root, limit)
+	if err != nil {
+		return nil, false, err
 	}
-	return b, err == nil, err
+	return cf.data, cf.existed, nil
 }
 
 // backupOnce copies path to path.loams-backup the first time we edit it.

@@ -5,9 +5,6 @@ import (
 	"context"
 	"os"
 	"slices"
-	"strings"
-
-	"loams.dev/cli/internal/errs"
 )
 
 // UninstallRequest is one `loams mcp uninstall`.
@@ -66,7 +63,7 @@ func Uninstall(ctx context.Context, e Env, req UninstallRequest) ([]*Result, err
 		results = append(results, res)
 		if !req.DryRun {
 			if othersThere {
-				if after, existed, _ := readFile(path); existed {
+				if after, existed, _ := readFile(path, "", a.maxSize(these[0].Scope)); existed {
 					st := recs.Files[path]
 					st.WrittenSHA256 = hash(after)
 					recs.Files[path] = st
@@ -76,7 +73,12 @@ func Uninstall(ctx context.Context, e Env, req UninstallRequest) ([]*Result, err
 			}
 		}
 	}
-	if req.DryRun || len(mine) == 0 {
+	skills, err := e.uninstallSkills(a.Name, req.Scope, recs, req.DryRun)
+	if err != nil {
+		return results, err
+	}
+	results = append(results, skills...)
+	if req.DryRun || len(mine) == 0 && len(skills) == 0 {
 		return results, nil
 	}
 	recs.Installs = rest
@@ -89,7 +91,7 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 	for _, r := range these {
 		res.Entries = append(res.Entries, r.Name)
 	}
-	cf, err := openConfig(first.Path)
+	cf, err := openConfig(first.Path, first.Root, a.maxSize(first.Scope))
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +103,7 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 	if st.WrittenSHA256 != "" && st.OnlyOurs && !othersThere && hash(current) == st.WrittenSHA256 {
 		var original []byte
 		if st.OriginalExisted {
-			if original, err = os.ReadFile(st.Backup); err != nil || hash(original) != st.OriginalSHA256 {
+			if original, _, err = readFile(st.Backup, first.Root, a.maxSize(first.Scope)); err != nil || hash(original) != st.OriginalSHA256 {
 				original = nil
 			}
 		}
@@ -118,7 +120,7 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 			return res, nil
 		}
 	}
-	loc := Location{Path: first.Path, Format: a.Format, Container: []string{a.Container}}
+	loc := Location{Path: first.Path, Format: a.Format, Container: []string{a.Container}, Root: first.Root, MaxSize: a.maxSize(first.Scope)}
 	if first.Project != "" {
 		loc.Container = []string{"projects", first.Project, a.Container}
 	}
@@ -140,14 +142,6 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 				}
 			}
 			return res, nil
-		}
-		if first.Project != "" {
-			var cmds []string
-			for _, r := range these {
-				cmds = append(cmds, strings.Join(a.RemoveArgv(r.Scope, r.Name), " "))
-			}
-			return nil, errs.New(errs.ConfirmationRequired, "run: "+strings.Join(cmds, " && "),
-				"the local scope of Claude Code is edited by the `claude` CLI, which is not installed").With("commands", cmds)
 		}
 	}
 	doc := current

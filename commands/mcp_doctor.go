@@ -17,16 +17,19 @@ func newMCPDoctorCmd(f *Factory) *cli.Command {
 		Description: describe("Finds loams entries in the agents' config files and in mcp-installs.json,\n"+
 			"runs each configured command, performs the MCP handshake and tools/list, and\n"+
 			"says how to fix the ones that fail. Run it first when an agent says\n"+
-			"\"MCP server failed\".",
+			"\"MCP server failed\". An entry that names `loams` is looked up on the PATH\n"+
+			"the agent gives its servers; the mode column shows each entry's tools\n"+
+			"(all tools, read-only, or the --tools list).",
 			"loams mcp doctor", "loams mcp doctor --output json"),
+		Flags: []cli.Flag{projectDirFlag()},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			return runMCPDoctor(ctx, f)
+			return runMCPDoctor(ctx, f, cmd.String("project-dir"))
 		},
 	}
 }
 
-func runMCPDoctor(ctx context.Context, f *Factory) error {
-	env, err := f.agentsEnv("")
+func runMCPDoctor(ctx context.Context, f *Factory, projectDir string) error {
+	env, err := f.agentsEnv(projectDir)
 	if err != nil {
 		return err
 	}
@@ -39,7 +42,7 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 	if checks == nil {
 		checks = []agents.Check{}
 	}
-	header := []string{"agent", "scope", "entry", "status", "protocol", "tools", "handshake", "command"}
+	header := []string{"agent", "scope", "entry", "status", "mode", "protocol", "tools", "handshake", "command"}
 	failed := false // a problem column when anything failed or warns
 	for _, c := range checks {
 		failed = failed || !c.Connected || c.Warning != ""
@@ -56,7 +59,11 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 		if target == "" {
 			target = shellJoin(c.Command)
 		}
-		row := []string{c.Agent, c.Scope, c.Name, status, c.ProtocolVersion, strconv.Itoa(c.Tools), strconv.FormatInt(c.HandshakeMS, 10) + " ms", target}
+		mode := c.Mode
+		if mode == "" {
+			mode = "-" // an HTTP entry: the stack's own endpoint
+		}
+		row := []string{c.Agent, c.Scope, c.Name, status, mode, c.ProtocolVersion, strconv.Itoa(c.Tools), strconv.FormatInt(c.HandshakeMS, 10) + " ms", target}
 		if failed {
 			problem := c.Error
 			if problem == "" {
@@ -67,7 +74,7 @@ func runMCPDoctor(ctx context.Context, f *Factory) error {
 		rows = append(rows, row)
 		// -o text: the handshake in integer milliseconds, like json's handshake_ms.
 		tr := append([]string{}, row...)
-		tr[6] = strconv.FormatInt(c.HandshakeMS, 10)
+		tr[7] = strconv.FormatInt(c.HandshakeMS, 10)
 		text = append(text, tr)
 	}
 	return f.Printer().Print(output.View{JSON: map[string]any{"agents": checks}, Header: header, Rows: rows, TextRows: text,

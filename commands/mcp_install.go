@@ -2,6 +2,8 @@ package commands
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -9,12 +11,18 @@ import (
 	"loams.dev/cli/agents"
 	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/config"
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/mcptools"
 	"loams.dev/cli/internal/output"
 )
 
 type mcpInstallOptions struct {
 	agent, scope, stack, projectDir string
 	dryRun, allowTemp               bool
+	absolutePath, withSkill         bool
+	// readOnly and tools set the entry's access mode (mcp.md, "Access modes").
+	readOnly bool
+	tools    string
 }
 
 func newMCPInstallCmd(f *Factory) *cli.Command {
@@ -27,23 +35,38 @@ func newMCPInstallCmd(f *Factory) *cli.Command {
 			"stack has the mcp engine, its HTTP endpoint is registered too, as loams-<stack>.\n"+
 			"Under --profile NAME (or LOAMS_PROFILE) or --endpoint, the entry runs\n"+
 			"`loams mcp serve` with the same flag, so the agent sees that deployment.\n"+
+			"A project file (committed, shared) names `loams`, found on each teammate's PATH;\n"+
+			"a user file names this binary's absolute path (GUI agents do not read the\n"+
+			"shell's PATH); --absolute-path writes the absolute path everywhere.\n"+
+			"--read-only or --tools NAME,... limit the tools the agent gets (the entry runs\n"+
+			"`mcp serve --read-only`); tools: "+strings.Join(mcptools.Names, ", ")+".\n"+
+			"--with-skill also writes a skill file (SKILL.md: when to call which tool) where\n"+
+			"the agent reads one (Claude Code, Gemini CLI, opencode); uninstall removes it\n"+
+			"unless you edited it.\n"+
 			"Agents and their scopes (the first is the default):\n"+agents.ScopeHelp(),
 			"loams mcp install --agent claude-code", "loams mcp install --agent cursor --scope project --dry-run",
 			"loams mcp install --agent gemini-cli",
 			"loams --profile staging mcp install --agent codex",
-			"loams mcp install --agent claude-code --scope project --project-dir ~/src/app"),
+			"loams mcp install --agent claude-code --scope project --project-dir ~/src/app",
+			"loams mcp install --agent cursor --read-only",
+			"loams mcp install --agent claude-code --tools search_docs,get_sdk_snippet,env_export --with-skill"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
 			&cli.StringFlag{Name: "scope", Usage: "user, project or local (default: the agent's first scope, listed above)"},
 			&cli.StringFlag{Name: "stack", Usage: "stack whose HTTP MCP endpoint to add (default: the profile's default_stack)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing"},
-			&cli.BoolFlag{Name: "allow-temporary-binary", Usage: "register this loams even though it runs from a temporary or build-cache directory (go run)"},
+			&cli.BoolFlag{Name: "allow-temporary-binary", Usage: "register this loams even though it is a go run/go test build in the Go build cache"},
+			&cli.BoolFlag{Name: "absolute-path", Usage: "write this binary's absolute path, also in a project file (default there: `loams` from PATH)"},
+			&cli.BoolFlag{Name: "read-only", Usage: "give the agent only the tools that change nothing (" + strings.Join(mcptools.ReadOnly, ", ") + ")"},
+			&cli.StringFlag{Name: "tools", Usage: "give the agent only these tools, comma-separated"},
+			&cli.BoolFlag{Name: "with-skill", Usage: "also write a skill file for agents that read one"},
 			projectDirFlag(),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return runMCPInstall(ctx, f, &mcpInstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"),
 				stack: cmd.String("stack"), dryRun: cmd.Bool("dry-run"), allowTemp: cmd.Bool("allow-temporary-binary"),
-				projectDir: cmd.String("project-dir")})
+				projectDir: cmd.String("project-dir"), absolutePath: cmd.Bool("absolute-path"), withSkill: cmd.Bool("with-skill"),
+				readOnly: cmd.Bool("read-only"), tools: cmd.String("tools")})
 		},
 	}
 }
@@ -56,6 +79,10 @@ func runMCPInstall(ctx context.Context, f *Factory, opts *mcpInstallOptions) err
 	if _, _, err := agents.Lookup(opts.agent, opts.scope); err != nil {
 		return err
 	}
+	modeArgs, enabled, err := opts.mode()
+	if err != nil {
+		return err
+	}
 	stack, url, err := f.stackMCPEndpoint(opts.stack)
 	if err != nil {
 		return err
@@ -64,12 +91,69 @@ func runMCPInstall(ctx context.Context, f *Factory, opts *mcpInstallOptions) err
 	if err != nil {
 		return err
 	}
-	res, err := agents.Install(ctx, env, agents.InstallRequest{Agent: opts.agent, Scope: opts.scope,
-		Stack: stack, MCPURL: url, ServeArgs: serveArgs, DryRun: opts.dryRun, AllowTemporaryBinary: opts.allowTemp})
+	req := agents.InstallRequest{Agent: opts.agent, Scope: opts.scope, Stack: stack, MCPURL: url,
+		ServeArgs: append(serveArgs, modeArgs...), DryRun: opts.dryRun, AllowTemporaryBinary: opts.allowTemp,
+		AbsolutePath: opts.absolutePath}
+	if opts.withSkill {
+		if req.Skill, err = f.skillFile(enabled); err != nil {
+			return err
+		}
+	}
+	res, err := agents.Install(ctx, env, req)
 	if err != nil {
 		return err
 	}
+	f.notes(res.Notes)
 	return f.Printer().Print(agentResultView(res, res))
+}
+
+// mode is the entry's access mode: the arguments for `mcp serve` and the
+// tools it enables (nil: all).
+func (o *mcpInstallOptions) mode() (args, enabled []string, err error) {
+	switch {
+	case o.readOnly && o.tools != "":
+		return nil, nil, errs.New(errs.Usage, "pass --read-only, or --tools with exactly the tools you want", "--read-only and --tools are exclusive")
+	case o.readOnly:
+		return []string{mcptools.FlagReadOnly}, mcptools.ReadOnly, nil
+	case o.tools != "":
+		tools, err := mcptools.Parse(o.tools)
+		if err != nil {
+			return nil, nil, err
+		}
+		return []string{mcptools.FlagTools, strings.Join(tools, ",")}, tools, nil
+	}
+	return nil, nil, nil
+}
+
+// skillFile renders SKILL.md from the server's own tool descriptions (the
+// text the model reads in tools/list), for the tools the entry enables.
+func (f *Factory) skillFile(enabled []string) ([]byte, error) {
+	srv, closeFn, err := f.mcpServer(&mcpServeOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	var tools []agents.SkillTool
+	var disabled []string
+	for _, t := range srv.Tools() {
+		if enabled != nil && !slices.Contains(enabled, t.Name) {
+			disabled = append(disabled, t.Name)
+			continue
+		}
+		readOnly := t.Annotations != nil && t.Annotations.ReadOnlyHint
+		tools = append(tools, agents.SkillTool{Name: t.Name, Description: t.Description, ReadOnly: readOnly})
+	}
+	return agents.Skill(tools, disabled), nil
+}
+
+// notes go to stderr for a person; JSON output carries them in the document.
+func (f *Factory) notes(notes []string) {
+	if f.JSON() {
+		return
+	}
+	for _, n := range notes {
+		fmt.Fprintf(f.IO.ErrOut, "note: %s\n", n)
+	}
 }
 
 // serveArgs are the global flags `mcp install` passes on to the agent's
@@ -111,6 +195,14 @@ func agentResultView(res *agents.Result, doc any) output.View {
 		{"entries", strings.Join(res.Entries, ", ")}}
 	text := [][]string{{"agent", res.Agent}, {"scope", res.Scope}, {"via", res.Via}, {"config", res.Path},
 		{"state", strings.Fields(state)[0]}, {"entries", strings.Join(res.Entries, ",")}}
+	if len(res.Command) > 0 {
+		rows = append(rows, []string{"command", shellJoin(res.Command)})
+		text = append(text, []string{"command", shellJoin(res.Command)})
+	}
+	if res.Skill != nil {
+		rows = append(rows, []string{"skill", res.Skill.Path + " (" + res.Skill.State + ")"})
+		text = append(text, []string{"skill", res.Skill.Path}, []string{"skill_state", res.Skill.State})
+	}
 	if res.Backup != "" {
 		rows = append(rows, []string{"backup", res.Backup})
 		text = append(text, []string{"backup", res.Backup})
@@ -126,10 +218,13 @@ func via(res *agents.Result) string {
 }
 
 func dryRunText(res *agents.Result) string {
-	if !res.Changed {
+	var b strings.Builder
+	if !res.Changed && res.Skill == nil {
 		return "# " + res.Path + ": nothing to change\n"
 	}
-	var b strings.Builder
+	if res.Skill != nil {
+		b.WriteString("# skill " + res.Skill.Path + ": " + res.Skill.State + "\n")
+	}
 	for _, c := range res.Commands {
 		b.WriteString(shellJoin(c) + "\n")
 	}

@@ -87,11 +87,12 @@ func TestReadOnlyCursorConfigRefused(t *testing.T) {
 	}
 }
 
-// The binary run from a temporary directory (as `go run` does) is
+// The binary run from a go-build directory (as `go run` leaves it) is
 // refused with the go install hint, unless --allow-temporary-binary.
 func TestTemporaryBinaryRefusedByCLI(t *testing.T) {
 	t.Parallel()
-	tmpBin := filepath.Join(t.TempDir(), "loams")
+	tmpBin := filepath.Join(t.TempDir(), "go-build123", "b001", "exe", "loams")
+	os.MkdirAll(filepath.Dir(tmpBin), 0o755)
 	b, err := os.ReadFile(testbin.Loams(t))
 	if err != nil {
 		t.Fatal(err)

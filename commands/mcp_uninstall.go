@@ -21,7 +21,8 @@ func newMCPUninstallCmd(f *Factory) *cli.Command {
 		Name:  "uninstall",
 		Usage: "Remove the entries `loams mcp install` wrote for an agent",
 		Description: describe("Removes exactly what $LOAMS_HOME/mcp-installs.json records. A config file that\n"+
-			"nothing else changed since gets its original bytes back.",
+			"nothing else changed since gets its original bytes back. A skill file written by\n"+
+			"--with-skill is removed, unless you edited it since (then it is kept).",
 			"loams mcp uninstall --agent codex", "loams mcp uninstall --agent claude-code --scope project --dry-run"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
@@ -61,15 +62,18 @@ func runMCPUninstall(ctx context.Context, f *Factory, opts *mcpUninstallOptions)
 	}
 	var rows, text [][]string
 	for _, r := range results {
-		state := "unchanged"
+		f.notes(r.Notes)
+		state, entries := "unchanged", r.Entries
 		switch {
+		case r.Skill != nil:
+			state, entries = r.Skill.State, []string{"skill"}
 		case r.Restored:
 			state = "restored"
 		case r.Changed:
 			state = "removed"
 		}
-		rows = append(rows, []string{r.Agent, r.Scope, strings.Join(r.Entries, ", "), r.Path, state})
-		text = append(text, []string{r.Agent, r.Scope, strings.Join(r.Entries, ","), r.Path, state})
+		rows = append(rows, []string{r.Agent, r.Scope, strings.Join(entries, ", "), r.Path, state})
+		text = append(text, []string{r.Agent, r.Scope, strings.Join(entries, ","), r.Path, state})
 	}
 	return f.Printer().Print(output.View{JSON: doc, Header: []string{"agent", "scope", "entries", "config", "state"}, Rows: rows, TextRows: text})
 }

@@ -1,0 +1,15 @@
+//go:build unix
+
+package agents
+
+import (
+	"os"
+	"syscall"
+)
+
+// openNoBlock opens a resolved path for reading without following a last
+// symlink swapped in since it was resolved, and without blocking on a FIFO
+// (with O_NONBLOCK its open returns at once; the type check then refuses it).
+func openNoBlock(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+}

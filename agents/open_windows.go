@@ -1,0 +1,8 @@
+//go:build windows
+
+package agents
+
+import "os"
+
+// openNoBlock: Windows has no FIFOs in the file system; a plain open.
+func openNoBlock(path string) (*os.File, error) { return os.Open(path) }

@@ -1,0 +1,157 @@
+package agents
+
+import (
+	"bytes"
+	_ "embed"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+	"time"
+
+	"loams.dev/cli/internal/safefile"
+)
+
+// skillTemplate is the SKILL.md written beside an entry (--with-skill).
+// Its tool list is filled from the server's own tool descriptions, which
+// commands passes in: agents cannot import mcpserve (it would pull the
+// stack supervisor, the docs index and the keyring into every agents
+// build and test), and a second copy of the descriptions would drift.
+//
+//go:embed skill.md
+var skillTemplate string
+
+// SkillTool is one tool as the skill file lists it.
+type SkillTool struct {
+	Name, Description string
+	ReadOnly          bool
+}
+
+// Skill renders the skill file for the tools an entry enables; disabled
+// names the ones its mode leaves out.
+func Skill(tools []SkillTool, disabled []string) []byte {
+	t := template.Must(template.New("skill").Parse(skillTemplate))
+	var b bytes.Buffer
+	t.Execute(&b, map[string]any{"Tools": tools, "Disabled": disabled, "Limited": len(disabled) > 0})
+	return b.Bytes()
+}
+
+// SkillResult says what happened to the skill file.
+type SkillResult struct {
+	Path  string `json:"path"`
+	State string `json:"state"` // written | updated | unchanged | kept | removed | absent
+}
+
+// SkillRecord is a skill file install wrote, with the hash of what it
+// wrote: a file that no longer has it was edited by the user and is kept.
+type SkillRecord struct {
+	Agent       string    `json:"agent"`
+	Scope       string    `json:"scope"`
+	Path        string    `json:"path"`
+	Root        string    `json:"root,omitempty"`
+	SHA256      string    `json:"sha256"`
+	InstalledAt time.Time `json:"installed_at"`
+}
+
+func (r *Records) skill(agent, scope, path string) *SkillRecord {
+	for i, s := range r.Skills {
+		if s.Agent == agent && s.Scope == scope && s.Path == path {
+			return &r.Skills[i]
+		}
+	}
+	return nil
+}
+
+// installSkill writes content at the scope's skill path unless the file
+// there is not ours (the user's own, or ours edited since): that one is
+// kept, with a note.
+func (e Env) installSkill(a Agent, scope string, loc Location, content []byte, recs *Records, dryRun bool) (*SkillResult, string, error) {
+	sc, _ := a.scope(scope)
+	if sc.Skill == nil || sc.Skill(e) == "" {
+		return nil, a.Title + " reads no skill file at the " + scope + " scope; only the entry was written", nil
+	}
+	path := sc.Skill(e)
+	res := &SkillResult{Path: path}
+	cf, err := openConfig(path, loc.Root, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	rec := recs.skill(a.Name, scope, path)
+	switch {
+	case cf.existed && bytes.Equal(cf.data, content):
+		res.State = "unchanged"
+	case cf.existed && (rec == nil || hash(cf.data) != rec.SHA256):
+		res.State = "kept"
+		return res, path + " was not written by loams or was edited since; kept as it is (move it aside and run the command again for the current one)", nil
+	case cf.existed:
+		res.State = "updated"
+	default:
+		res.State = "written"
+	}
+	if dryRun {
+		return res, "", nil
+	}
+	if res.State != "unchanged" {
+		if err := os.MkdirAll(filepath.Dir(cf.target), 0o755); err != nil {
+			return nil, "", unreadable(path, err)
+		}
+		if err := safefile.Write(path, content, safefile.Mode(cf.target, 0o644)); err != nil {
+			return nil, "", err
+		}
+	}
+	sr := SkillRecord{Agent: a.Name, Scope: scope, Path: path, Root: loc.Root, SHA256: hash(content), InstalledAt: e.now()}
+	if rec != nil {
+		*rec = sr
+	} else {
+		recs.Skills = append(recs.Skills, sr)
+	}
+	return res, "", nil
+}
+
+// uninstallSkills removes the agent's skill files that still hold what
+// loams wrote; an edited one is kept. The records of both are dropped.
+func (e Env) uninstallSkills(agent, scope string, recs *Records, dryRun bool) ([]*Result, error) {
+	var out []*Result
+	var rest []SkillRecord
+	for _, r := range recs.Skills {
+		if r.Agent != agent || scope != "" && r.Scope != scope {
+			rest = append(rest, r)
+			continue
+		}
+		cf, err := openConfig(r.Path, r.Root, 0)
+		if err != nil {
+			return nil, err
+		}
+		sk := &SkillResult{Path: r.Path, State: "removed"}
+		res := &Result{Agent: agent, Scope: r.Scope, Via: "file", Path: r.Path, Entries: []string{}, Skill: sk, DryRun: dryRun}
+		switch {
+		case !cf.existed:
+			sk.State = "absent"
+		case hash(cf.data) != r.SHA256:
+			sk.State = "kept"
+			res.Notes = append(res.Notes, r.Path+" was edited since loams wrote it; kept")
+		default:
+			res.Changed = true
+			if dryRun {
+				break
+			}
+			if err := os.Remove(cf.target); err != nil {
+				return nil, unreadable(r.Path, err)
+			}
+			os.Remove(filepath.Dir(cf.target)) // the loams/ directory, when empty
+		}
+		out = append(out, res)
+	}
+	if !dryRun {
+		recs.Skills = rest
+	}
+	return out, nil
+}
+
+// skillIn is a skill path under dir (…/skills/loams/SKILL.md).
+func (e Env) skillIn(dir ...string) string {
+	if len(dir) == 0 || strings.TrimSpace(dir[0]) == "" {
+		return ""
+	}
+	return e.join(append(dir, "skills", "loams", "SKILL.md")...)
+}

@@ -1,0 +1,44 @@
+package mcptools
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"loams.dev/cli/internal/errs"
+)
+
+func TestParse(t *testing.T) {
+	got, err := Parse(" env_export, search_docs,search_docs ")
+	if err != nil || !slices.Equal(got, []string{"search_docs", "env_export"}) {
+		t.Fatalf("got %v %v", got, err)
+	}
+	for _, bad := range []string{"stack_delete", "Search_docs", "", ","} {
+		_, err := Parse(bad)
+		if !errs.Is(err, errs.Usage) {
+			t.Errorf("%q: got %v", bad, err)
+		}
+		if bad != "" && bad != "," && !strings.Contains(errs.As(err).Hint, strings.Join(Names, ", ")) {
+			t.Errorf("%q: hint does not list the tools: %s", bad, errs.As(err).Hint)
+		}
+	}
+}
+
+func TestFromArgsAndMode(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{[]string{"mcp", "serve"}, nil, "all tools"},
+		{[]string{"mcp", "serve", "--read-only"}, nil, "read-only"},
+		{[]string{"mcp", "serve", "--tools", "env_export,search_docs"}, nil, "search_docs,env_export"},
+		{[]string{"mcp", "serve", "--tools=loams_info"}, nil, "loams_info"},
+		{[]string{"mcp", "serve"}, map[string]string{EnvTools: "stack_status"}, "stack_status"},
+		{[]string{"mcp", "serve", "--read-only", "--tools", "env_export,search_docs"}, nil, "search_docs"},
+	} {
+		if got := Mode(FromArgs(c.args, c.env)); got != c.want {
+			t.Errorf("%v %v: got %q, want %q", c.args, c.env, got, c.want)
+		}
+	}
+}
