@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -8,13 +9,35 @@ import (
 
 // askLine prints question on stderr and reads one line from stdin. It
 // reads byte by byte so that several questions in a row (loams init) do
-// not lose answers to a buffer.
+// not lose answers to a buffer. The read runs beside a wait for Ctrl-C: a
+// blocked read of a terminal cannot be interrupted, and the person who
+// pressed Ctrl-C must not have to press Enter as well. The abandoned read
+// ends with the process.
 func (f *Factory) askLine(question string) (string, error) {
 	fmt.Fprint(f.IO.ErrOut, question)
+	type answer struct {
+		line string
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		line, err := readLine(f.IO.In)
+		got <- answer{line, err}
+	}()
+	select {
+	case a := <-got:
+		return a.line, a.err
+	case <-f.interrupt:
+		fmt.Fprintln(f.IO.ErrOut) // the question's line stays unfinished otherwise
+		return "", context.Canceled
+	}
+}
+
+func readLine(in io.Reader) (string, error) {
 	var b strings.Builder
 	buf := make([]byte, 1)
 	for {
-		n, err := f.IO.In.Read(buf)
+		n, err := in.Read(buf)
 		if n == 1 {
 			if buf[0] == '\n' {
 				break
