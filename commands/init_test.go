@@ -165,7 +165,7 @@ func TestInitAsksOnATerminal(t *testing.T) {
 		code := Run(context.Background(), f, append([]string{"loams"}, argv...), nil)
 		return out.String(), errOut.String(), code
 	}
-	out, errOut, code := run("y\nn\n", "init", "--no-agent", "--port-base", "25100", "--project-dir", proj)
+	out, errOut, code := run("y\ny\nn\n", "init", "--no-agent", "--port-base", "25100", "--project-dir", proj)
 	defer run("", "stack", "stop", "--name", "dev", "--grace", "2s")
 	if code != 0 {
 		t.Fatalf("init: exit %d, stderr %s", code, errOut)
@@ -173,7 +173,7 @@ func TestInitAsksOnATerminal(t *testing.T) {
 	if !strings.Contains(errOut, "Create and start the stack dev? [Y/n]") || !strings.Contains(errOut, "Write "+filepath.Join(proj, ".env.loams")+"? [Y/n]") {
 		t.Errorf("questions on stderr:\n%s", errOut)
 	}
-	if !strings.Contains(out, "dev (running)") || strings.Contains(out, "env file") {
+	if !strings.Contains(out, "done: created and started dev") || !strings.Contains(out, "skipped: declined") {
 		t.Errorf("summary:\n%s", out)
 	}
 	if _, err := os.Stat(filepath.Join(proj, ".env.loams")); err == nil {
