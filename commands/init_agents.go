@@ -96,14 +96,18 @@ func (r *initRun) agentsResult() initStepResult {
 	var parts []string
 	var failure error
 	for _, a := range r.res.Agents {
-		parts = append(parts, a.Agent+" "+strings.ReplaceAll(a.Status, "_", " "))
-		if a.Error != nil && failure == nil {
-			failure = errs.New(a.Error.Code, a.Error.Hint, "%s: %s", a.Agent, a.Error.Message)
+		part := a.Agent + " " + strings.ReplaceAll(a.Status, "_", " ")
+		if a.Error != nil {
+			part += ": " + a.Error.Message
+			if failure == nil {
+				failure = errs.New(a.Error.Code, a.Error.Hint, "%s: %s", a.Agent, a.Error.Message)
+			}
 		}
+		parts = append(parts, part)
 	}
 	if failure != nil {
 		res := stepFailed(failure)
-		res.Message = strings.Join(parts, ", ") + " (" + failure.Error() + ")"
+		res.Message = strings.Join(parts, "; ")
 		return res
 	}
 	return stepDone(strings.Join(parts, ", "))

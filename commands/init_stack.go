@@ -117,7 +117,7 @@ func runStack(ctx context.Context, r *initRun) initStepResult {
 	if noServer(err) {
 		res := stepFailed(err)
 		// The summary line itself says how to get a server.
-		res.Message = "no Loams server found: " + serverHowTo("loams init --yes")
+		res.Message = "no Loams server found: set LOAMS_SERVER_BINARY=PATH or pass --server-binary PATH, or run `loams server install --from FILE` (the hint below has more)"
 		return res
 	}
 	if err != nil {
