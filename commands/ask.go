@@ -14,6 +14,11 @@ import (
 // pressed Ctrl-C must not have to press Enter as well. The abandoned read
 // ends with the process.
 func (f *Factory) askLine(question string) (string, error) {
+	if f.signalsReady != nil {
+		// A Ctrl-C at the question must reach our handler, not kill the
+		// process before Main has installed it.
+		<-f.signalsReady
+	}
 	fmt.Fprint(f.IO.ErrOut, question)
 	type answer struct {
 		line string

@@ -99,9 +99,9 @@ func TestInitWithoutServerAtATerminal(t *testing.T) {
 		p.waitFor(t, q)
 		p.send(t, "y\r")
 	}
-	<-p.exited
+	code := p.wait()
 	out := p.output()
-	if code := p.exitCode(); code != 4 || !strings.Contains(out, "stack:") || !strings.Contains(out, "LOAMS_SERVER_BINARY") ||
+	if code != 4 || !strings.Contains(out, "stack:") || !strings.Contains(out, "LOAMS_SERVER_BINARY") ||
 		!strings.Contains(out, "server_binary") && !strings.Contains(out, "no Loams server binary found") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}

@@ -29,6 +29,7 @@ type ttyProc struct {
 	out     strings.Builder
 	changed chan struct{} // a token whenever output arrives or the process ends
 	exited  chan struct{}
+	drained chan struct{} // the terminal has no more output (loams and its children closed it)
 	err     error
 }
 
@@ -40,8 +41,9 @@ func startTTY(t *testing.T, env []string, dir string, args ...string) *ttyProc {
 	if err != nil {
 		t.Skipf("no pseudo-terminal here: %v", err)
 	}
-	p := &ttyProc{cmd: cmd, term: term, changed: make(chan struct{}, 1), exited: make(chan struct{})}
+	p := &ttyProc{cmd: cmd, term: term, changed: make(chan struct{}, 1), exited: make(chan struct{}), drained: make(chan struct{})}
 	go func() {
+		defer close(p.drained)
 		buf := make([]byte, 4096)
 		for {
 			n, err := term.Read(buf)
@@ -102,6 +104,13 @@ func (p *ttyProc) send(t *testing.T, keys string) {
 	}
 }
 
+// wait waits for loams to end and its last output to be read.
+func (p *ttyProc) wait() int {
+	<-p.exited
+	<-p.drained
+	return p.exitCode()
+}
+
 // interrupt presses Ctrl-C and returns the exit code and how long loams
 // took to end after it. The test's own timeout bounds the wait.
 func (p *ttyProc) interrupt(t *testing.T) (int, time.Duration) {
@@ -109,7 +118,8 @@ func (p *ttyProc) interrupt(t *testing.T) (int, time.Duration) {
 	at := time.Now()
 	p.send(t, "\x03")
 	<-p.exited
-	return p.exitCode(), time.Since(at)
+	took := time.Since(at)
+	return p.wait(), took
 }
 
 func (p *ttyProc) exitCode() int {
