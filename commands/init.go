@@ -81,7 +81,7 @@ type initStack struct {
 
 type initAgent struct {
 	Agent   string       `json:"agent"`
-	Status  string       `json:"status"` // installed | already_installed | failed
+	Status  string       `json:"status"` // installed | already_installed | declined | failed
 	Scope   string       `json:"scope,omitempty"`
 	Via     string       `json:"via,omitempty"`
 	Path    string       `json:"path,omitempty"`

@@ -83,6 +83,13 @@ func runAgents(ctx context.Context, r *initRun) initStepResult {
 	return r.agentsResult()
 }
 
+// declineAgents lists the agents asked about as declined.
+func declineAgents(r *initRun) {
+	for _, p := range r.agents {
+		r.res.Agents = append(r.res.Agents, initAgent{Agent: p.req.Agent, Status: "declined"})
+	}
+}
+
 // agentFailed records one agent's failure: it does not stop the others.
 func (r *initRun) agentFailed(name string, err error) {
 	obj := errs.As(err).Object()

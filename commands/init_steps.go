@@ -16,6 +16,8 @@ type initStep struct {
 	plan func(context.Context, *initRun) (question string, settled *initStepResult)
 	// run does the step once it is agreed to.
 	run func(context.Context, *initRun) initStepResult
+	// declined, when set, records a "no" beyond the step's own line.
+	declined func(*initRun)
 }
 
 // initSteps are init's steps. Only the stack step needs a Loams server;
@@ -26,7 +28,7 @@ func initSteps() []initStep {
 		// The project's loams.toml step goes here (project.md).
 		{name: "stack", plan: planStack, run: runStack},
 		{name: "env file", plan: planEnv, run: runEnv},
-		{name: "agents", plan: planAgents, run: runAgents},
+		{name: "agents", plan: planAgents, run: runAgents, declined: declineAgents},
 	}
 }
 
@@ -71,6 +73,9 @@ func (st initStep) decide(ctx context.Context, r *initRun) (initStepResult, erro
 			return initStepResult{}, err
 		}
 		if !ok {
+			if st.declined != nil {
+				st.declined(r)
+			}
 			return stepSkipped("declined"), nil
 		}
 	}

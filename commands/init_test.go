@@ -209,3 +209,37 @@ func TestInitUnderAProfileRegistersIt(t *testing.T) {
 		t.Fatalf("entry args %q in\n%s", got, b)
 	}
 }
+
+// Issue 21: the summary tells the truth. A declined stack and a broken
+// agent config are "skipped: declined" and "failed: …", and init exits
+// non-zero; with no agent anywhere the agent step says so.
+func TestInitSummaryTellsTheTruth(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".cursor"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".cursor", "mcp.json"), []byte("{broken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file", "HOME": home, "PATH": "/nonexistent"}
+	proj := t.TempDir()
+	out, errOut, code := ttyRun(t, env, "y\nn\n", "init", "--project-dir", proj)
+	if code == 0 || !strings.Contains(errOut, "error: cursor:") {
+		t.Fatalf("a failed agent: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"stack:    skipped: declined", "agents:   failed: cursor failed: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "none") || strings.Contains(errOut, "Register") {
+		t.Errorf("a broken config was asked about, or the summary says nothing happened:\n%s\n%s", out, errOut)
+	}
+
+	env["HOME"] = t.TempDir() // no agent at all
+	out, errOut, code = ttyRun(t, env, "n\n", "init", "--project-dir", proj)
+	if code != 0 || !strings.Contains(out, "agents:   skipped: no coding agent found") {
+		t.Errorf("no agent: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
