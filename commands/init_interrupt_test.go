@@ -129,6 +129,25 @@ func TestCtrlCAtInitQuestion(t *testing.T) {
 	}
 }
 
+// Every question is read the same way: Ctrl-C at stack delete's ends it
+// at once too, and deletes nothing.
+func TestCtrlCAtDeleteQuestion(t *testing.T) {
+	t.Parallel()
+	env, _, app := newcomer(t)
+	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+	if _, errOut, code := loamsIn(t, append(env, "CI=true"), app, "stack", "create", "--name", "dev", "--no-start", "--port-base", "24100"); code != 0 {
+		t.Fatal(errOut)
+	}
+	p := startTTY(t, env, app, "stack", "delete", "--name", "dev")
+	p.waitFor(t, "[y/N]")
+	if code, took := p.interrupt(t); code != 130 || took > time.Second {
+		t.Fatalf("exit %d after %s, want 130 within a second:\n%s", code, took, p.output())
+	}
+	if _, err := os.Stat(filepath.Join(envValue(env, "LOAMS_HOME"), "stacks", "dev", "stack.toml")); err != nil {
+		t.Errorf("the stack is gone after Ctrl-C at the question: %v", err)
+	}
+}
+
 // Ctrl-C while a new stack's server starts (stack create, and init's
 // stack step) ends with 130 within a second, stops the server, leaves no
 // stack; the same command run again works.

@@ -119,6 +119,7 @@ func (p *ttyProc) interrupt(t *testing.T) (int, time.Duration) {
 	p.send(t, "\x03")
 	<-p.exited
 	took := time.Since(at)
+	t.Logf("Ctrl-C to exit: %s", took)
 	return p.wait(), took
 }
 
