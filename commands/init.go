@@ -95,8 +95,8 @@ func (ia initAgent) done(status string, r *agents.Result) initAgent {
 	return ia
 }
 
-// initRun is one run of init: its options, what it found so far, and how
-// it asks.
+// initRun is one run of init: its options and what its steps found and
+// did so far.
 type initRun struct {
 	f    *Factory
 	opts *initOptions
@@ -133,7 +133,7 @@ func runInit(ctx context.Context, f *Factory, opts *initOptions) error {
 		if err != nil { // an unanswered question (Ctrl-C, end of input) ends init here
 			return err
 		}
-		if ctx.Err() != nil { // interrupted: stop what was started, say nothing more
+		if ctx.Err() != nil { // interrupted: the step took back what it started (stack create); no summary
 			return ctx.Err()
 		}
 		r.res.Steps = append(r.res.Steps, res)
