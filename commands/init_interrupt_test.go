@@ -183,6 +183,30 @@ func TestCtrlCWhileCreatingAStack(t *testing.T) {
 	}
 }
 
+// Ctrl-C while init starts a stack that was stopped stops the server it
+// started; the stack itself, made before, stays.
+func TestCtrlCWhileInitStartsAStack(t *testing.T) {
+	t.Parallel()
+	env, _, app := newcomer(t)
+	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+	if _, errOut, code := loamsIn(t, append(env, "CI=true"), app, "stack", "create", "--name", "dev", "--no-start", "--port-base", "24900"); code != 0 {
+		t.Fatal(errOut)
+	}
+	defer loamsIn(t, append(env, "CI=true"), app, "stack", "stop", "--name", "dev", "--grace", "2s")
+	dir := filepath.Join(envValue(env, "LOAMS_HOME"), "stacks", "dev")
+	p := startTTY(t, append(env, "TESTSERVER_READY_DELAY=1h"), app, "init", "--yes", "--no-agent")
+	pid := serverPid(t, p, filepath.Join(dir, "server.pid"))
+	if code, took := p.interrupt(t); code != 130 || took > time.Second {
+		t.Fatalf("exit %d after %s, want 130 within a second:\n%s", code, took, p.output())
+	}
+	if !gone(pid) {
+		t.Errorf("the server (pid %d) outlived the interrupted init", pid)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "stack.toml")); err != nil {
+		t.Errorf("the stack made before init is gone: %v", err)
+	}
+}
+
 // serverPid waits for the starting server's pid file.
 func serverPid(t *testing.T, p *ttyProc, path string) int {
 	t.Helper()

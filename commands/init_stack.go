@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
 	"loams.dev/cli/envfile"
 	"loams.dev/cli/internal/buildinfo"
@@ -98,8 +99,13 @@ func runStack(ctx context.Context, r *initRun) initStepResult {
 	}
 	name, opts := r.opts.stack, r.opts
 	var d *stack.Description
-	if r.res.Stack.State != "absent" {
+	if was := r.res.Stack.State; was != "absent" {
 		err = r.f.withProgress("starting "+name+"…", func() (err error) { d, err = sv.Start(ctx, name, opts.wait); return err })
+		if err != nil && ctx.Err() != nil && (was == stack.Stopped || was == stack.Crashed) {
+			// Interrupted: stop the server init started (not one that
+			// another start had under way).
+			_, _ = sv.Stop(context.WithoutCancel(ctx), name, 2*time.Second)
+		}
 		if err != nil {
 			return stepFailed(err)
 		}
