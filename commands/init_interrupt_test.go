@@ -101,8 +101,8 @@ func TestInitWithoutServerAtATerminal(t *testing.T) {
 	}
 	code := p.wait()
 	out := p.output()
-	if code != 4 || !strings.Contains(out, "stack:") || !strings.Contains(out, "LOAMS_SERVER_BINARY") ||
-		!strings.Contains(out, "server_binary") && !strings.Contains(out, "no Loams server binary found") {
+	if code != 4 || !strings.Contains(out, "stack:    failed: no Loams server found: set LOAMS_SERVER_BINARY") ||
+		!strings.Contains(out, "error: no Loams server binary found") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	if !strings.Contains(out, "agents:   done: cursor installed") {

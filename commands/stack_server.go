@@ -37,8 +37,9 @@ func noServerError(again string, installErr error) *errs.Error {
 	}
 	cause := errs.As(installErr)
 	if cause.Code == errs.SignatureInvalid && len(release.Keys()) == 0 {
-		// Only an explicit install may go on unsigned, not a side effect.
-		hint = "the server project has not published its signing key yet: run `loams server install --allow-unsigned` if you accept that, or " + hint
+		// Only an explicit install may go on unsigned, not a side effect;
+		// last, as it works only once a release is published.
+		hint += "; with no signing key published yet, `loams server install --allow-unsigned` installs a published release unverified"
 	}
 	return errs.New(errs.ServerBinaryNotFound, hint, "no Loams server binary found, and installing one did not work: %s", cause.Message).
 		With("install_error", cause.Code).Wrap(installErr)
