@@ -1,20 +1,57 @@
 package commands
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"loams.dev/cli/internal/errs"
 )
 
 // askLine prints question on stderr and reads one line from stdin. It
 // reads byte by byte so that several questions in a row (loams init) do
-// not lose answers to a buffer.
+// not lose answers to a buffer. The read runs beside a wait for Ctrl-C: a
+// blocked read of a terminal cannot be interrupted, and the person who
+// pressed Ctrl-C must not have to press Enter as well. The abandoned read
+// ends with the process.
 func (f *Factory) askLine(question string) (string, error) {
+	if f.signalsReady != nil {
+		// A Ctrl-C at the question must reach our handler, not kill the
+		// process before Main has installed it.
+		<-f.signalsReady
+	}
 	fmt.Fprint(f.IO.ErrOut, question)
+	type answer struct {
+		line string
+		err  error
+	}
+	got := make(chan answer, 1)
+	go func() {
+		line, err := readLine(f.IO.In)
+		got <- answer{line, err}
+	}()
+	select {
+	case a := <-got:
+		if errors.Is(a.err, io.EOF) {
+			// Stdin closed before an answer (a script fed too few): not
+			// a bug in loams, and not a yes.
+			return "", errs.New(errs.ConfirmationRequired, "answer at a terminal, or pass --yes to accept every step",
+				"no answer to %q: the input ended", strings.TrimSpace(question)).Wrap(a.err)
+		}
+		return a.line, a.err
+	case <-f.interrupt:
+		fmt.Fprintln(f.IO.ErrOut) // the question's line stays unfinished otherwise
+		return "", context.Canceled
+	}
+}
+
+func readLine(in io.Reader) (string, error) {
 	var b strings.Builder
 	buf := make([]byte, 1)
 	for {
-		n, err := f.IO.In.Read(buf)
+		n, err := in.Read(buf)
 		if n == 1 {
 			if buf[0] == '\n' {
 				break

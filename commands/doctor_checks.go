@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -32,6 +33,10 @@ func failed(name string, err error) doctorCheck {
 	return problem(checkFail, name, e.Hint, "%s", e.Message)
 }
 
+// doctorServerFix is how to point loams at a server, in ways that work
+// whether or not a release is published.
+const doctorServerFix = "set LOAMS_SERVER_BINARY=PATH (or `loams configure set server_binary PATH`), or `loams server install --from FILE`; `loams server list` shows where loams looked"
+
 // checkServerUsed: found, a server, its version and skew.
 func checkServerUsed(ctx context.Context, env *doctorEnv) []doctorCheck {
 	fd, err := env.f.serverFinder("")
@@ -40,17 +45,24 @@ func checkServerUsed(ctx context.Context, env *doctorEnv) []doctorCheck {
 	}
 	var out []doctorCheck
 	if cur := serverbin.Current(fd.Home); cur != "" && !serverbin.Exists(cur) {
-		out = append(out, problem(checkWarn, "installed server", "run `loams server install` again (or `loams server remove VERSION --yes` to forget it)",
+		// $LOAMS_HOME/servers/<version>/<variant>/loams
+		version := filepath.Base(filepath.Dir(filepath.Dir(cur)))
+		out = append(out, problem(checkWarn, "installed server", "`loams server remove "+version+" --yes` forgets it; `loams server install --from FILE` installs another",
 			"%s, marked current by `loams server install`, is gone", cur))
 	}
 	b, c, err := fd.Find(ctx)
+	if errs.Is(err, errs.ServerBinaryNotFound) {
+		// The server's own hint may offer `loams server install` alone,
+		// which fails while nothing is published: name the ways that work.
+		return append(out, problem(checkFail, "server", doctorServerFix, "%s", errs.As(err).Message))
+	}
 	if err != nil {
 		return append(out, failed("server", err))
 	}
 	info := buildinfo.Get()
 	switch serverbin.Skew(info.Version, b.Version, info.IsDev()) {
 	case serverbin.Older:
-		return append(out, problem(checkWarn, "server", "run `loams server install` for a current server",
+		return append(out, problem(checkWarn, "server", "install a current server (its package, or `loams server install --from FILE`) and point loams at it: "+doctorServerFix,
 			"%s at %s (%s) is older than this loams %s supports fully", b.Version, b.Path, c.Source, info.Version))
 	case serverbin.Newer:
 		return append(out, problem(checkWarn, "server", "upgrade loams to match the server",
@@ -136,7 +148,7 @@ func checkStacks(ctx context.Context, env *doctorEnv) []doctorCheck {
 		switch d.State {
 		case stack.Running:
 			if !serverbin.Exists(d.ServerBinary) {
-				out = append(out, problem(checkWarn, name, "put the server back (`loams server install`), or recreate the stack with --server-binary PATH",
+				out = append(out, problem(checkWarn, name, "put "+d.ServerBinary+" back, or `loams stack restart --name "+n+" --upgrade` to move the stack to the server loams finds now",
 					"running, but its server binary %s is gone: the next start fails", d.ServerBinary))
 				continue
 			}

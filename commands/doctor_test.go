@@ -98,3 +98,39 @@ func TestDoctor(t *testing.T) {
 		t.Errorf("table: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// Issue 21: with no server anywhere, doctor's fix names ways that work
+// while nothing is published, and following either one fixes it.
+func TestDoctorServerFixWorks(t *testing.T) {
+	t.Parallel()
+	cli, server := testbin.Loams(t), testbin.Build(t, "./internal/testserver")
+	env := bareEnv(t, "/usr/bin:/bin")
+	serverCheck := func(env []string) doctorCheck {
+		t.Helper()
+		out, errOut, _ := run(t, env, cli, "doctor", "-o", "json")
+		var d doctorJSON
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatalf("doctor: %v\n%s\n%s", err, out, errOut)
+		}
+		for _, c := range d.Checks {
+			if c.Name == "server" {
+				return c
+			}
+		}
+		t.Fatalf("no server check:\n%s", out)
+		return doctorCheck{}
+	}
+	c := serverCheck(env)
+	if c.Status != checkFail || !strings.Contains(c.Fix, "LOAMS_SERVER_BINARY=PATH") || !strings.Contains(c.Fix, "loams server install --from FILE") {
+		t.Fatalf("no server: %+v", c)
+	}
+	if c := serverCheck(append(env, "LOAMS_SERVER_BINARY="+server)); c.Status != checkPass {
+		t.Errorf("after LOAMS_SERVER_BINARY=PATH: %+v", c)
+	}
+	if _, errOut, code := run(t, env, cli, "server", "install", "--from", server); code != 0 {
+		t.Fatalf("server install --from: exit %d\n%s", code, errOut)
+	}
+	if c := serverCheck(env); c.Status != checkPass {
+		t.Errorf("after server install --from: %+v", c)
+	}
+}

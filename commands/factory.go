@@ -28,6 +28,9 @@ type Factory struct {
 	// signalsReady is closed once Main has installed the signal handlers
 	// (nil in tests: nothing to wait for).
 	signalsReady <-chan struct{}
+	// interrupt is closed at the first Ctrl-C or SIGTERM (nil: never), so
+	// a question waiting for an answer gives up at once (askLine).
+	interrupt <-chan struct{}
 
 	// Globals is filled in by the root command from flags, environment and profile.
 	Globals Globals

@@ -24,7 +24,7 @@ func TestInitNextSteps(t *testing.T) {
 	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file", "HOME": t.TempDir()}
 	ios, in, out, errOut := iostreams.Test()
 	ios.StdinTTY, ios.StderrTTY = true, true
-	in.WriteString("n\n")
+	in.WriteString("y\ny\nn\n") // the profile, the project, not the stack
 	f := &Factory{IO: ios, Dir: t.TempDir(), Getenv: func(k string) string { return env[k] }, Now: time.Now,
 		Executable: func() (string, error) { return "/usr/local/bin/loams", nil }}
 	if code := Run(context.Background(), f, []string{"loams", "init", "--no-agent", "--project-dir", proj}, nil); code != 0 {
@@ -34,13 +34,13 @@ func TestInitNextSteps(t *testing.T) {
 	if strings.Contains(next, "stack describe") || strings.Contains(next, "stack stop") {
 		t.Errorf("Next suggests a stack that was declined:\n%s", next)
 	}
-	if !strings.Contains(next, "loams stack create dev") {
+	if !strings.Contains(next, "`loams init` again") {
 		t.Errorf("Next does not say how to get the stack later:\n%s", next)
 	}
 	if !strings.Contains(next, "--language typescript") || strings.Contains(next, "--language python") {
 		t.Errorf("a package.json project gets a non-TypeScript snippet:\n%s", next)
 	}
-	if !strings.Contains(out.String(), "dev (absent)") {
+	if !strings.Contains(out.String(), "skipped: declined") {
 		t.Errorf("summary:\n%s", out)
 	}
 }
@@ -69,7 +69,7 @@ func TestInitText(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("init: %d %s", r.code, r.stderr)
 	}
-	fields := map[string]int{"profile": 2, "stack": 3, "endpoint": 4, "env_file": 2, "agent": 3, "change": 2}
+	fields := map[string]int{"step": 3, "profile": 2, "stack": 3, "endpoint": 4, "env_file": 2, "agent": 3, "change": 2}
 	checkTSV(t, r.stdout, fields)
 	if !strings.Contains(r.stdout, "stack\tdev\trunning\n") || !strings.Contains(r.stdout, "change\tcreated and started stack dev\n") {
 		t.Errorf("init text:\n%s", r.stdout)

@@ -165,7 +165,7 @@ func TestInitAsksOnATerminal(t *testing.T) {
 		code := Run(context.Background(), f, append([]string{"loams"}, argv...), nil)
 		return out.String(), errOut.String(), code
 	}
-	out, errOut, code := run("y\nn\n", "init", "--no-agent", "--port-base", "25100", "--project-dir", proj)
+	out, errOut, code := run("y\ny\ny\nn\n", "init", "--no-agent", "--port-base", "25100", "--project-dir", proj)
 	defer run("", "stack", "stop", "--name", "dev", "--grace", "2s")
 	if code != 0 {
 		t.Fatalf("init: exit %d, stderr %s", code, errOut)
@@ -173,7 +173,7 @@ func TestInitAsksOnATerminal(t *testing.T) {
 	if !strings.Contains(errOut, "Create and start the stack dev? [Y/n]") || !strings.Contains(errOut, "Write "+filepath.Join(proj, ".env.loams")+"? [Y/n]") {
 		t.Errorf("questions on stderr:\n%s", errOut)
 	}
-	if !strings.Contains(out, "dev (running)") || strings.Contains(out, "env file") {
+	if !strings.Contains(out, "done: created and started dev") || !strings.Contains(out, "skipped: declined") {
 		t.Errorf("summary:\n%s", out)
 	}
 	if _, err := os.Stat(filepath.Join(proj, ".env.loams")); err == nil {
@@ -207,5 +207,39 @@ func TestInitUnderAProfileRegistersIt(t *testing.T) {
 	}
 	if got := doc.MCPServers["loams"].Args; !slices.Equal(got, []string{"mcp", "serve", "--profile", "work"}) {
 		t.Fatalf("entry args %q in\n%s", got, b)
+	}
+}
+
+// Issue 21: the summary tells the truth. A declined stack and a broken
+// agent config are "skipped: declined" and "failed: …", and init exits
+// non-zero; with no agent anywhere the agent step says so.
+func TestInitSummaryTellsTheTruth(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".cursor"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".cursor", "mcp.json"), []byte("{broken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file", "HOME": home, "PATH": "/nonexistent"}
+	proj := t.TempDir()
+	out, errOut, code := ttyRun(t, env, "y\ny\nn\n", "init", "--project-dir", proj)
+	if code == 0 || !strings.Contains(errOut, "error: cursor:") {
+		t.Fatalf("a failed agent: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"stack:    skipped: declined", "agents:   failed: cursor failed: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "none") || strings.Contains(errOut, "Register") {
+		t.Errorf("a broken config was asked about, or the summary says nothing happened:\n%s\n%s", out, errOut)
+	}
+
+	env["HOME"] = t.TempDir() // no agent at all
+	out, errOut, code = ttyRun(t, env, "n\n", "init", "--project-dir", proj)
+	if code != 0 || !strings.Contains(out, "agents:   skipped: no coding agent found") {
+		t.Errorf("no agent: exit %d\n%s\n%s", code, out, errOut)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"loams.dev/cli/internal/output"
 	"loams.dev/cli/pkgadd"
@@ -15,20 +14,25 @@ import (
 // mode: records only, one field per cell).
 func printInit(f *Factory, res *initResult, projectDir string) error {
 	d := res.Stack.Description
-	rows := [][]string{{"profile", res.Profile}, {"stack", d.Name + " (" + d.State + ")"}}
-	rows = append(rows, engineRows(d, "  ")...)
-	text := [][]string{{"profile", res.Profile}, {"stack", d.Name, d.State}}
+	var rows, text [][]string
+	for _, s := range res.Steps {
+		line := s.Status + ": " + s.Message
+		if s.Name == "stack" && d.State != "absent" && s.Status != "done" {
+			line += " (" + d.Name + " is " + d.State + ")"
+		}
+		rows = append(rows, []string{s.Name, line})
+		text = append(text, []string{"step", s.Name, s.Status}) // the why is prose: table and json
+		if s.Name == "stack" && d.State != "absent" {
+			rows = append(rows, engineRows(d, "  ")...)
+		}
+	}
+	text = append(text, []string{"profile", res.Profile}, []string{"stack", d.Name, d.State})
 	text = append(text, endpointText(d)...)
 	if res.EnvFile != nil {
-		rows = append(rows, []string{"env file", *res.EnvFile})
 		text = append(text, []string{"env_file", *res.EnvFile})
 	}
 	for _, a := range res.Agents {
-		rows = append(rows, []string{a.Agent, strings.ReplaceAll(a.Status, "_", " ")})
 		text = append(text, []string{"agent", a.Agent, a.Status})
-	}
-	if len(res.Changes) == 0 {
-		rows = append(rows, []string{"changes", "none: everything was already set up"})
 	}
 	for _, c := range res.Changes {
 		text = append(text, []string{"change", c})
@@ -56,10 +60,10 @@ func initNext(res *initResult, language string) []string {
 	}
 	next = append(next, "`loams docs search \"getting started\"` and `loams docs snippet --engine qdrant --language "+language+" --task search`")
 	if res.Stack.State == "absent" {
-		// The stack was declined: there is nothing to describe or stop.
-		return append(next, "`loams stack create "+res.Stack.Name+"` (or `loams init` again) when you want the local stack")
+		// No stack (declined, or no server): nothing to describe or stop.
+		return append(next, "`loams init` again once you want the local stack (it finishes what is left)")
 	}
-	return append(next, "`loams stack describe` shows the endpoints; `loams stack stop` when you are done")
+	return append(next, "`loams stack describe "+res.Stack.Name+"` shows the endpoints; `loams stack stop "+res.Stack.Name+"` when you are done")
 }
 
 // snippetLanguage is the snippet language of the project in dir: its

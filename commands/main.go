@@ -47,6 +47,9 @@ func Main() int {
 // Run executes args against a fresh command tree and renders any error.
 // interrupted, when closed, turns a failure into `interrupted` (exit 130).
 func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan struct{}) int {
+	if f.interrupt == nil {
+		f.interrupt = interrupted
+	}
 	var err error
 	if opts, ok := mcpServeFastArgs(args); ok {
 		resolveFastGlobals(f, opts)

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -148,38 +147,4 @@ func (p *progressReader) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fmt.Fprint(p.w, "\r\033[K")
-}
-
-// withServer runs create (init's or stack create's), and when no server is
-// found anywhere and nothing was named explicitly, offers `server install`:
-// at a terminal by asking (the question shows the URL and size), in
-// scripts only with --allow-download. Otherwise the not-found error stands,
-// with a hint naming the exact command to run.
-func (f *Factory) withServer(ctx context.Context, allowDownload bool, again string, create func() error) error {
-	err := create()
-	var e *errs.Error
-	if !errors.As(err, &e) || e.Code != errs.ServerBinaryNotFound || e.Details["path"] != nil {
-		return err
-	}
-	if !allowDownload && !f.CanPrompt() {
-		e.Hint += "; once releases are published, `" + again + " --allow-download` installs one"
-		return e
-	}
-	f.Notice("No Loams server found; loams can install the latest release.")
-	r, err := f.installServer(ctx, serverbin.InstallOptions{}, allowDownload)
-	if errs.Is(err, errs.ReleaseNotPublished) {
-		// Nothing to download: still "no server", with the ways that work.
-		return e.With("release_url", errs.As(err).Details["url"])
-	}
-	if e := (*errs.Error)(nil); errors.As(err, &e) && e.Code == errs.SignatureInvalid && len(release.Keys()) == 0 {
-		// No key to verify with (today's release): only an explicit
-		// install may go on unsigned, not a side effect of init.
-		e.Hint = "the server project has not published its signing key yet: run `loams server install --allow-unsigned` (or install the server's package), then `" + again + "`"
-		return e
-	}
-	if err != nil {
-		return err
-	}
-	f.Notice("Installed the Loams server %s at %s.", r.Version, r.Path)
-	return create()
 }

@@ -109,7 +109,8 @@ func TestInitInstallsServer(t *testing.T) {
 	cli, proj := testbin.Loams(t), t.TempDir()
 
 	_, errOut, code := run(t, env, cli, "init", "--yes", "--no-agent", "--project-dir", proj)
-	if code != 4 || !strings.Contains(errOut, "hint: get the Loams server:") || !strings.Contains(errOut, "`loams init --yes --allow-download` installs one") {
+	if code != 4 || !strings.Contains(errOut, "hint: point loams at a Loams server binary: `LOAMS_SERVER_BINARY=PATH loams init --yes`") ||
+		!strings.Contains(errOut, "`loams init --yes --allow-download` once a release is published") {
 		t.Fatalf("init without a server: exit %d\n%s", code, errOut)
 	}
 	out, errOut, code := run(t, env, cli, "init", "--yes", "--allow-download", "--no-agent", "--port-base", "23300", "--project-dir", proj, "-o", "json")

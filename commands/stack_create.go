@@ -61,7 +61,7 @@ func runStackCreate(ctx context.Context, f *Factory, opts *stackCreateOptions) e
 	}
 	opts.Project = ws.ProjectRoot()
 	var d *stack.Description
-	err = f.withServer(ctx, opts.allowDownload, "loams stack create --name "+opts.Name, func() error {
+	err = f.createWithServer(ctx, opts.allowDownload, "loams stack create --name "+opts.Name, func() error {
 		return f.withProgress("starting "+opts.Name+"…", func() (err error) {
 			d, err = sv.Create(ctx, opts.CreateOptions)
 			return err

@@ -81,9 +81,17 @@ func (sv *Supervisor) Create(ctx context.Context, o CreateOptions) (*Description
 		return nil, err
 	}
 	if !o.Start {
-		return s.describe(Stopped, nil), nil
+		return s.describe(Stopped, nil), createDone(s)
 	}
-	return sv.Start(ctx, o.Name, o.Wait)
+	d, err := sv.Start(ctx, o.Name, o.Wait)
+	if err != nil && ctx.Err() != nil {
+		sv.undo(s) // interrupted: no half-made stack, no server left running
+		return nil, err
+	}
+	if derr := createDone(s); err == nil {
+		err = derr
+	}
+	return d, err
 }
 
 // reserve does, under the create lock, what must not interleave with
@@ -97,6 +105,9 @@ func (sv *Supervisor) reserve(ctx context.Context, s *Spec, portBase int) (err e
 	defer unlock()
 	if err := sv.refuseExisting(s.Name); err != nil {
 		return err
+	}
+	if abandoned(s.dir) { // under the lock: one create clears it
+		sv.undo(&Spec{Name: s.Name, dir: s.dir})
 	}
 	names, err := List(sv.Home)
 	if err != nil {
@@ -128,6 +139,9 @@ func (sv *Supervisor) reserve(ctx context.Context, s *Spec, portBase int) (err e
 			return err
 		}
 	}
+	if err = sv.markCreating(s); err != nil {
+		return err
+	}
 	if store, err = sv.Secrets(ctx); err != nil {
 		return err
 	}
@@ -143,7 +157,7 @@ func (sv *Supervisor) reserve(ctx context.Context, s *Spec, portBase int) (err e
 }
 
 func (sv *Supervisor) refuseExisting(name string) error {
-	if _, err := os.Stat(specPath(sv.Home, name)); err == nil {
+	if _, err := os.Stat(specPath(sv.Home, name)); err == nil && !abandoned(sv.Home.Stack(name)) {
 		return errs.New(errs.StackExists, "pick another name, or use it: `loams stack start --name "+name+"`",
 			"a stack named %q already exists", name).With("name", name)
 	}

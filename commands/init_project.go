@@ -1,0 +1,76 @@
+package commands
+
+import (
+	"context"
+	"path/filepath"
+
+	"loams.dev/cli/envfile"
+	"loams.dev/cli/workspace"
+)
+
+// chooseInitStack is the stack init sets up when --stack does not say:
+// the project's binding when it has one (kept), else the project
+// directory's name (a stack of that name made for another project is not
+// taken over), else the profile's default_stack, else dev.
+func chooseInitStack(f *Factory, projectDir string) (string, error) {
+	ws, err := f.Workspace()
+	if err != nil {
+		return "", err
+	}
+	if b, err := ws.Binding(); err != nil {
+		return "", err
+	} else if b.Stack != "" {
+		return b.Stack, nil
+	}
+	if projectDir != "" {
+		return ws.ProposeFor(projectDir), nil
+	}
+	if p, err := ws.Profile(); err == nil && p.DefaultStack != "" {
+		return p.DefaultStack, nil
+	}
+	return "dev", nil
+}
+
+// planProject: loams.toml binds the project to init's stack (project.md).
+// It needs no server, so it runs whether or not one is found.
+func planProject(_ context.Context, r *initRun) (string, *initStepResult) {
+	if r.projectDir == "" {
+		return settled(stepSkipped("not in a project: no loams.toml to write"))
+	}
+	ws, err := r.f.Workspace()
+	if err != nil {
+		return settled(stepFailed(err))
+	}
+	path := filepath.Join(r.projectDir, workspace.ManifestName)
+	b, err := ws.Binding()
+	if err != nil {
+		return settled(stepFailed(err))
+	}
+	if b.Stack == r.opts.stack && b.Path == path {
+		return settled(stepDone(path + " binds this project to stack " + r.opts.stack))
+	}
+	return "Bind this project to stack " + r.opts.stack + " in " + path + "?", nil
+}
+
+func runProject(_ context.Context, r *initRun) initStepResult {
+	path, changed, err := workspace.Bind(r.projectDir, r.opts.stack)
+	if err != nil {
+		return stepFailed(err)
+	}
+	if ws, err := r.f.Workspace(); err == nil {
+		ws.Rebind()
+	}
+	if changed {
+		r.changed("bound this project to stack " + r.opts.stack + " in " + path)
+	}
+	return stepDone(path + " binds this project to stack " + r.opts.stack)
+}
+
+// stackEnv is what .env.loams holds for the stack (workspace.StackEnv).
+func stackEnv(ctx context.Context, f *Factory, name string) (envfile.Stack, error) {
+	ws, err := f.Workspace()
+	if err != nil {
+		return envfile.Stack{}, err
+	}
+	return ws.StackEnv(ctx, name)
+}
