@@ -113,7 +113,7 @@ func failure(err error) *mcp.CallToolResult {
 	}
 	// Messages can quote what the caller sent: keep them short, and drop
 	// details (a long log tail) rather than exceed the cap.
-	body := toolError{Error: string(e.Code), Message: clip(e.Message, 1000), Hint: clip(e.Hint, 1000), Details: e.Details}
+	body := toolError{Error: string(e.Code), Message: clip(e.Message, 1000), Hint: clip(e.HintFor(true), 1000), Details: e.Details}
 	res := structured(body)
 	if len(res.Content[0].(*mcp.TextContent).Text) > resultCap {
 		body.Details = map[string]any{"truncated": true}
