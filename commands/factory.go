@@ -84,7 +84,8 @@ func (f *Factory) Profile() (config.Profile, error) {
 
 // Printer renders results in the chosen format on stdout.
 func (f *Factory) Printer() *output.Printer {
-	return output.NewPrinter(f.Globals.Output, f.IO.Out, f.colorOn())
+	// Tables fit COLUMNS or the terminal (termWidth); pipes get every byte.
+	return output.NewPrinter(f.Globals.Output, f.IO.Out, f.colorOn()).WithWidth(f.termWidth())
 }
 
 func (f *Factory) colorOn() bool {
