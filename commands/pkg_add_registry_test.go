@@ -45,3 +45,24 @@ func TestPkgAddSDKUnpublishedExits6(t *testing.T) {
 		t.Fatalf("json: exit %d %s", code, stderr)
 	}
 }
+
+// A registry that cannot be reached stays retryable: server_error (exit 7)
+// saying so, never package_not_published.
+func TestPkgAddUnreachableRegistryIsRetryable(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm is needed:", err)
+	}
+	dead := httptest.NewServer(http.NotFoundHandler())
+	url := dead.URL
+	dead.Close() // connection refused from now on
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"app","version":"1.0.0"}`), 0o644)
+	rc := filepath.Join(t.TempDir(), "npmrc")
+	os.WriteFile(rc, []byte("audit=false\nfund=false\nupdate-notifier=false\nfetch-retries=0\n"), 0o600)
+	env := append(os.Environ(), "LOAMS_HOME="+t.TempDir(), "npm_config_registry="+url+"/", "npm_config_userconfig="+rc, "npm_config_cache="+t.TempDir())
+	_, stderr, code := loamsIn(t, env, dir, "pkg", "add", "qdrant")
+	if code != 7 || !strings.Contains(stderr, "could not reach its registry") || strings.Contains(stderr, "package_not_published") {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+}

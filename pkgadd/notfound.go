@@ -28,15 +28,24 @@ var urlRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`ht
 // defaultRegistry names the registry when the output does not.
 var defaultRegistry = map[Registry]string{NPM: "the npm registry", PyPI: "PyPI", Crates: "crates.io", GoMod: "the Go module proxy"}
 
+// Unreachable reports whether a failed run's output says the registry could
+// not be reached (refused, no DNS, timed out): a retry may help there.
+func Unreachable(tail string) bool {
+	low := strings.ToLower(tail)
+	for _, s := range networkSigns {
+		if strings.Contains(low, strings.ToLower(s)) {
+			return true
+		}
+	}
+	return false
+}
+
 // notPublished turns a failed run whose output says the registry has no
 // such package into package_not_published, naming the registry, the
 // package and what to use instead. Any other failure returns nil.
 func notPublished(p *Plan, tail string) *errs.Error {
-	low := strings.ToLower(tail)
-	for _, s := range networkSigns {
-		if strings.Contains(low, strings.ToLower(s)) {
-			return nil
-		}
+	if Unreachable(tail) {
+		return nil
 	}
 	var lines []string
 	for _, l := range strings.Split(tail, "\n") {
