@@ -60,9 +60,6 @@ var languages = []string{"typescript", "python", "rust", "go"}
 // languageAliases: JavaScript is the npm ecosystem too.
 var languageAliases = map[string]string{"javascript": "typescript", "js": "typescript", "node": "typescript", "ts": "typescript", "py": "python", "golang": "go"}
 
-// Languages lists the values of --language (the MCP tool's enum).
-func Languages() []string { return slices.Clone(languages) }
-
 // defaultManager is used when --language names a language the project shows
 // no sign of (a new project): the manager that needs no lockfile.
 var defaultManager = map[string]string{"typescript": "npm", "rust": "cargo", "go": "go"}
