@@ -71,9 +71,10 @@ func notPublished(p *Plan, tail string) *errs.Error {
 	hint := "check the package name and the registry setting (" + registryVar[p.Registry] + "), then run the command again"
 	agent := errs.AskUser("loams pkg add "+strings.Join(p.Requirements, " ")) + " after checking the registry setting"
 	if loams {
-		lang := p.Language
-		if lang == "typescript" {
-			lang = "javascript"
+		// The snippets' language for this ecosystem (there are no Rust snippets).
+		lang := map[string]string{"typescript": "javascript", "python": "python", "go": "go"}[p.Language]
+		if lang == "" {
+			lang = "shell"
 		}
 		hint = "the Loams SDK is not published there yet: talk to Loams through the compatibility clients (`loams pkg add qdrant`, " +
 			"`elasticsearch` or `postgres`) or plain HTTP (`loams docs snippet --engine native --language " + lang + "`); see `loams docs show guides/sdks.md`"
