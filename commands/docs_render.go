@@ -7,7 +7,8 @@ import (
 )
 
 // renderMarkdown lays a docs page out for a terminal: headings bold, code
-// blocks indented and coloured, tables aligned, inline code marked, bullets
+// blocks coloured but never indented or retabbed (pasted Python must run:
+// a two-space margin made it "unexpected indent"), tables aligned, inline code marked, bullets
 // as dots. It knows the little Markdown the guides use; anything else is
 // printed as written. Code files (snippets) are printed as they are.
 func renderMarkdown(md, mimeType string, width int, r *lipgloss.Renderer, color bool) string {
@@ -31,7 +32,7 @@ func renderMarkdown(md, mimeType string, width int, r *lipgloss.Renderer, color 
 					b.WriteString("\n")
 					continue
 				}
-				b.WriteString("  " + st.code.Render(lines[i]) + "\n")
+				b.WriteString(paint(st.code, lines[i]) + "\n")
 			}
 		case strings.HasPrefix(t, "#"):
 			level := len(t) - len(strings.TrimLeft(t, "#"))
@@ -79,6 +80,7 @@ type mdStyles struct{ heading, code, inlineCode, bold, dim lipgloss.Style }
 
 func newMDStyles(r *lipgloss.Renderer, color bool) mdStyles {
 	s := mdStyles{r.NewStyle(), r.NewStyle(), r.NewStyle(), r.NewStyle(), r.NewStyle()}
+	s.code = s.code.TabWidth(lipgloss.NoTabConversion) // Go's tabs and Makefile recipes stay tabs
 	if color {
 		s.heading = s.heading.Bold(true).Foreground(lipgloss.Color("6"))
 		s.code = s.code.Foreground(lipgloss.Color("3"))

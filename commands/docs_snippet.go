@@ -15,10 +15,10 @@ func newDocsSnippetCmd(f *Factory) *cli.Command {
 		Usage: "Print a tested code snippet, ready to paste",
 		Description: describe("The code reads its endpoints and key from the variables of .env.loams.",
 			"loams docs snippet --engine qdrant --language python --task search",
-			"loams docs snippet --engine native --language typescript > connect.ts"),
+			"loams docs snippet --engine qdrant --language javascript > index.mjs"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "engine", Usage: "native, qdrant, es or pg", Required: true, Destination: &engine},
-			&cli.StringFlag{Name: "language", Usage: "python, typescript, shell or go", Required: true, Destination: &language},
+			&cli.StringFlag{Name: "language", Usage: "python, typescript, javascript, shell or go", Required: true, Destination: &language},
 			&cli.StringFlag{Name: "task", Value: "connect", Usage: "connect, create_collection, upsert, search, hybrid_search or sql", Destination: &task},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {

@@ -3,10 +3,12 @@ package commands
 import (
 	"encoding/json"
 	"io/fs"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"loams.dev/cli/docs"
 )
@@ -96,9 +98,24 @@ func TestRenderMarkdown(t *testing.T) {
 	t.Parallel()
 	md := "# Title\n\nSome `code` and **bold** and [a link](https://x.y).\nSecond `line\nspan` here.\n\n| A | B |\n|---|---|\n| long cell | 2 |\n\n```python\nprint(1)\n```\n- item\n"
 	out := renderMarkdown(md, "text/markdown", 80, lipgloss.NewRenderer(nil), false)
-	want := "Title\n\nSome code and bold and a link (https://x.y).\nSecond line\nspan here.\n\n  A          B\n  long cell  2\n\n  python\n  print(1)\n• item\n"
+	want := "Title\n\nSome code and bold and a link (https://x.y).\nSecond line\nspan here.\n\n  A          B\n  long cell  2\n\n  python\nprint(1)\n• item\n"
 	if out != want {
 		t.Errorf("rendered:\n%q\nwant:\n%q", out, want)
+	}
+	// Issue 21: code is printed as written, so a pasted block runs.
+	block := "import os\n\ndef main():\n    if os.environ:\n\tpass\n"
+	for _, color := range []bool{false, true} {
+		r := lipgloss.NewRenderer(nil)
+		if color {
+			r.SetColorProfile(termenv.ANSI256)
+		}
+		out := renderMarkdown("Run this:\n\n```python\n"+block+"```\n", "text/markdown", 80, r, color)
+		if color && !strings.Contains(out, "\x1b[") {
+			t.Fatal("color=true rendered no colour: the test checks nothing")
+		}
+		if !strings.Contains(regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(out, ""), "\n"+block) {
+			t.Errorf("color=%v: code block changed:\n%q", color, out)
+		}
 	}
 	if code := renderMarkdown("print('# not a heading')\n", "text/x-python", 80, lipgloss.NewRenderer(nil), false); code != "print('# not a heading')\n" {
 		t.Errorf("a code file is printed as is: %q", code)

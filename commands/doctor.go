@@ -90,7 +90,7 @@ func runDoctor(ctx context.Context, env *doctorEnv) error {
 		}
 	}
 	if err := f.Printer().Print(output.View{JSON: map[string]any{"checks": checks},
-		Header: []string{"status", "check", "message", "fix"}, Rows: rows}); err != nil {
+		Header: []string{"status", "check", "message", "fix"}, Rows: rows, Wrap: "message"}); err != nil {
 		return err
 	}
 	if len(failed) == 0 {

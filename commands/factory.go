@@ -92,7 +92,8 @@ func (f *Factory) Profile() (config.Profile, error) {
 
 // Printer renders results in the chosen format on stdout.
 func (f *Factory) Printer() *output.Printer {
-	p := output.NewPrinter(f.Globals.Output, f.IO.Out, f.colorOn())
+	// Tables fit COLUMNS or the terminal (termWidth); pipes get every byte.
+	p := output.NewPrinter(f.Globals.Output, f.IO.Out, f.colorOn()).WithWidth(f.termWidth())
 	p.Warnings = f.takeWarnings
 	return p
 }

@@ -28,14 +28,16 @@ type pkgAddOptions struct {
 func newPkgAddCmd(f *Factory, runF func(context.Context, *pkgAddOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "add",
-		Usage:     "Add SDK packages (sdk, live, durable, bullmq, celery) to the project",
+		Usage:     "Add Loams SDK packages or the compatibility clients (qdrant, elasticsearch, postgres, flight) to the project",
 		ArgsUsage: "PACKAGE…",
 		Description: describe("PACKAGE is a logical name from the allow-list ("+strings.Join(pkgadd.Allowed().Logical(), ", ")+")\n"+
 			"or a registry name; anything else is passed to the package manager as given,\n"+
-			"after a warning. --dry-run prints the command without running it.",
-			"loams pkg add sdk", "loams pkg add sdk --dev --language python", "loams pkg add live --dry-run --output json"),
+			"after a warning. --dry-run prints the command without running it. A Python project\n"+
+			"without uv or Poetry gets its virtual environment's pip (.venv, venv or $VIRTUAL_ENV)\n"+
+			"and the pinned line in requirements.txt.",
+			"loams pkg add sdk", "loams pkg add qdrant --language python", "loams pkg add live --dry-run --output json"),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "language", Usage: "typescript, python, rust or go (default: from the project's files)"},
+			&cli.StringFlag{Name: "language", Usage: "typescript (or javascript), python, rust or go (default: from the project's files)"},
 			&cli.BoolFlag{Name: "dev", Usage: "add as a development dependency"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the command, run nothing"},
 			&cli.StringFlag{Name: "project-dir", Usage: "the project directory (default: nearest with a manifest or .git)"},
@@ -93,6 +95,11 @@ func runPkgAdd(ctx context.Context, f *Factory, opts *pkgAddOptions) error {
 	}
 	if !res.DryRun && *res.ExitCode != 0 {
 		printTail(f, res)
+		if pkgadd.Unreachable(res.OutputTail) {
+			return errs.New(errs.ServerError, "check the network and the registry setting (npm_config_registry, PIP_INDEX_URL, GOPROXY), then run `loams pkg add` again: a retry may help",
+				"%s could not reach its registry (exit status %d)", res.PackageManager, *res.ExitCode).
+				With("command", res.Command).With("exit_code", *res.ExitCode).With("output_tail", res.OutputTail)
+		}
 		return errs.New(errs.ServerError, "read the package manager's output, fix the cause and run `loams pkg add` again",
 			"%s exited with status %d", res.PackageManager, *res.ExitCode).
 			With("command", res.Command).With("exit_code", *res.ExitCode).With("output_tail", res.OutputTail)
@@ -127,7 +134,7 @@ func pkgAddView(res *pkgadd.Result) output.View {
 		{"manifest", res.Manifest},
 	}
 	if res.DryRun {
-		rows = append(rows, []string{"dry run", "nothing ran; installed: " + strconv.FormatBool(res.Installed)})
+		rows = append(rows, []string{"dry run", "nothing ran; package manager found: " + strconv.FormatBool(res.PackageManagerFound)})
 	} else {
 		rows = append(rows, []string{"exit code", strconv.Itoa(*res.ExitCode)}, []string{"manifest changed", strconv.FormatBool(res.ManifestChanged)})
 	}

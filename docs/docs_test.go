@@ -77,6 +77,9 @@ func TestSnippets(t *testing.T) {
 	have := map[string]bool{}
 	for _, s := range snips {
 		have[s.Engine+"/"+s.Language+"/"+s.Task] = true
+		if s.Language == "javascript" && !strings.Contains(s.Code, `process.loadEnvFile(".env.loams")`) {
+			t.Errorf("%s: a JavaScript snippet reads .env.loams itself, so `node index.mjs` runs as pasted", s.Path)
+		}
 		for _, p := range checkSnippet(s, known) {
 			t.Errorf("%s: %s", s.Path, p)
 		}
@@ -86,8 +89,14 @@ func TestSnippets(t *testing.T) {
 			t.Errorf("%s: doc %s does not exist", s.Path, s.Doc)
 		}
 	}
+	// Issue 21: a plain Node ESM snippet beside every TypeScript one.
+	for k := range have {
+		if strings.Contains(k, "/typescript/") && !have[strings.Replace(k, "/typescript/", "/javascript/", 1)] {
+			t.Errorf("%s has no JavaScript twin", k)
+		}
+	}
 	for _, e := range []string{"native", "qdrant", "es", "pg"} {
-		for _, l := range []string{"python", "typescript", "shell", "go"} {
+		for _, l := range []string{"python", "typescript", "javascript", "shell", "go"} {
 			for _, task := range []string{"connect", "upsert", "search"} {
 				if !have[e+"/"+l+"/"+task] {
 					t.Errorf("missing snippet %s/%s/%s", e, l, task)

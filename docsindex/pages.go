@@ -35,7 +35,7 @@ type Document struct {
 // mimeTypes maps a file extension to the type a resource declares: guides
 // are Markdown, snippets carry their language's type.
 var mimeTypes = map[string]string{
-	".md": "text/markdown", ".py": "text/x-python", ".ts": "text/x-typescript",
+	".md": "text/markdown", ".py": "text/x-python", ".ts": "text/x-typescript", ".mjs": "text/javascript",
 	".sh": "text/x-shellscript", ".go": "text/x-go", ".sql": "application/sql",
 }
 

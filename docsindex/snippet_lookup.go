@@ -10,8 +10,8 @@ import (
 
 // aliases are what people type for a language or an engine.
 var aliases = map[string]string{
-	"py": "python", "python3": "python", "ts": "typescript", "js": "typescript", "javascript": "typescript",
-	"node": "typescript", "sh": "shell", "bash": "shell", "curl": "shell", "golang": "go",
+	"py": "python", "python3": "python", "ts": "typescript", "js": "javascript", "mjs": "javascript",
+	"node": "javascript", "nodejs": "javascript", "sh": "shell", "bash": "shell", "curl": "shell", "golang": "go",
 	"postgres": "pg", "postgresql": "pg", "elasticsearch": "es", "elastic": "es", "rest": "native",
 }
 

@@ -10,28 +10,31 @@ import (
 )
 
 type addPackageInput struct {
-	Package string `json:"package" jsonschema:"sdk, live, durable, bullmq, celery or a registry name such as @loams/client"`
-	Dev     bool   `json:"dev,omitempty" jsonschema:"as a dev dependency"`
-	DryRun  bool   `json:"dry_run,omitempty" jsonschema:"return the command, do not run it"`
+	Package  string `json:"package" jsonschema:"sdk, live, durable, bullmq, celery, qdrant, elasticsearch, postgres, flight"`
+	Language string `json:"language,omitempty" jsonschema:"typescript, python, rust, go (default: detected)"`
+	Dev      bool   `json:"dev,omitempty" jsonschema:"as a dev dependency"`
+	DryRun   bool   `json:"dry_run,omitempty" jsonschema:"return the command, do not run it"`
 }
 
 func (s *Server) addPackageTool() tool {
 	return newTool(toolSpec[addPackageInput, *pkgadd.Result]{
 		Name:  "add_package",
 		Title: "Add a Loams SDK package",
-		Description: "Add a Loams SDK package with the project's own package manager (npm, pnpm, yarn, bun, uv, poetry, cargo, go), " +
-			"pinned to this CLI's version. Use it instead of editing manifests. Loams packages only; 5-minute limit.",
+		// tools/list must stay under 6 KiB for the model: every byte here counts.
+		Description: "Add a Loams SDK or a snippet's client, pinned, with the project's package manager; do not edit manifests.",
 		Annotations: mcp.ToolAnnotations{DestructiveHint: no(), OpenWorldHint: yes()},
 		Schema: func(sc *jsonschemaSchema) {
 			p := sc.Properties["package"]
 			p.MinLength, p.MaxLength = intPtr(1), intPtr(100)
+			// No enum or limit for language: pkgadd refuses a wrong one and
+			// lists the values, and tools/list has no bytes to spare.
 		},
 		Run: func(ctx context.Context, in addPackageInput) (*pkgadd.Result, error) {
 			dir, err := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
 			if err != nil {
 				return nil, err
 			}
-			return pkgadd.Add(ctx, pkgadd.Request{Packages: []string{in.Package}, Dev: in.Dev, DryRun: in.DryRun, ProjectDir: dir,
+			return pkgadd.Add(ctx, pkgadd.Request{Packages: []string{in.Package}, Language: in.Language, Dev: in.Dev, DryRun: in.DryRun, ProjectDir: dir,
 				Version: s.opts.Build.Version, Getenv: s.opts.Getenv})
 		},
 	})

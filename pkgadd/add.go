@@ -42,6 +42,9 @@ type Plan struct {
 	Pinned  bool
 	Notes   []string
 	Dir     string
+	// Requirements are the package arguments as pinned (what pip's route
+	// writes to requirements.txt).
+	Requirements []string
 }
 
 // Result is the outcome, shared by the CLI verb and the MCP tool.
@@ -55,11 +58,15 @@ type Result struct {
 	ManifestChanged bool     `json:"manifest_changed"`
 	ExitCode        *int     `json:"exit_code"` // null on a dry run: nothing ran
 	OutputTail      string   `json:"output_tail"`
-	Installed       bool     `json:"installed"`
-	Pinned          bool     `json:"pinned"`
-	DryRun          bool     `json:"dry_run"`
-	Dev             bool     `json:"dev"`
-	Notes           []string `json:"notes,omitempty"`
+	// Installed: the package manager ran and succeeded. Never true on a dry run.
+	Installed bool `json:"installed"`
+	// PackageManagerFound: the program (or the virtual environment's
+	// Python) exists, so a real run could start.
+	PackageManagerFound bool     `json:"package_manager_found"`
+	Pinned              bool     `json:"pinned"`
+	DryRun              bool     `json:"dry_run"`
+	Dev                 bool     `json:"dev"`
+	Notes               []string `json:"notes,omitempty"`
 }
 
 // Prepare resolves the packages, the ecosystem and the argv without running anything.
@@ -90,8 +97,8 @@ func Prepare(req Request) (*Plan, error) {
 		}
 		return true
 	}
-	found, pipOnly := Detect(req.ProjectDir, req.Getenv("HOME"))
-	pick, several, err := choose(req.ProjectDir, req.Language, found, pipOnly, fits)
+	found, _ := detect(req.ProjectDir, req.Getenv, false)
+	pick, several, err := choose(req.ProjectDir, req.Language, found, fits, req.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +109,8 @@ func Prepare(req Request) (*Plan, error) {
 				langs = append(langs, f.Language)
 			}
 			return nil, errs.New(errs.SelectionRequired, "pass --language "+strings.Join(langs, " or "),
-				"this project has several ecosystems: %s", describeFound(several)).With("ecosystems", langs)
+				"this project has several ecosystems: %s", describeFound(several)).With("ecosystems", langs).
+				ForAgent(errs.ToolCall("add_package", map[string]any{"package": req.Packages[0], "language": langs[0]}) + " (language: " + strings.Join(langs, " or ") + ")")
 		}
 		if pick, err = req.Choose(several); err != nil {
 			return nil, err
@@ -115,35 +123,66 @@ func plan(req Request, pick Found, unknown []string) (*Plan, error) {
 	allow := Allowed()
 	p := &Plan{Found: pick, Unknown: unknown, Dir: req.ProjectDir}
 	major, minor, ok := minorOf(req.Version)
-	p.Pinned = ok && len(unknown) < len(req.Packages)
-	if !ok {
-		p.Notes = append(p.Notes, "development build of loams: no version pinned, the package manager picks the latest release")
+	var args []string
+	loams := false // a Loams package, pinned to the CLI's version
+	for _, name := range req.Packages {
+		if slices.Contains(unknown, name) {
+			args = append(args, name) // passed through as given: the user's choice
+			continue
+		}
+		e, _, found := allow.Lookup(name, pick.Registry)
+		if !found {
+			return nil, errs.New(errs.EcosystemUnsupported, "pass --language for the ecosystem it exists in",
+				"%q is not published for %s (%s)", name, pick.Language, pick.Registry).With("package", name).With("registries", allow.Registries(name)).
+				ForAgent("pass language for an ecosystem it exists in: " + registriesText(allow.Registries(name)))
+		}
+		switch {
+		case e.Compat():
+			args = append(args, compatPin(pick.Registry, e))
+			p.Pinned = true
+		case ok:
+			args = append(args, pinned(pick.Registry, e.Name, major, minor))
+			p.Pinned, loams = true, true
+		default:
+			args = append(args, e.Name)
+			loams = true
+		}
 	}
+	if loams && !ok {
+		p.Notes = append(p.Notes, "development build of loams: Loams packages are not pinned, the package manager picks the latest release")
+		p.Pinned = false
+	}
+	p.Requirements = args
 	argv := append([]string{pick.Name}, pick.Add...)
+	if pick.Name == "pip" {
+		argv[0] = pipArgv0(req.ProjectDir, pick.Venv)
+		if pick.Venv != "" {
+			p.Path = venvPython(pick.Venv)
+		} else {
+			p.Notes = append(p.Notes, "no virtual environment in the project: create one with `python3 -m venv .venv` (loams never installs into the system Python)")
+		}
+	} else {
+		p.Path = lookPath(pick.Name, req.Getenv("PATH"))
+	}
 	if req.Dev {
 		if pick.DevFlag == nil {
 			p.Notes = append(p.Notes, pick.Name+" has no dev dependencies: added as a regular requirement")
 		}
 		argv = append(argv, pick.DevFlag...)
 	}
-	for _, name := range req.Packages {
-		if slices.Contains(unknown, name) {
-			argv = append(argv, name) // passed through as given: the user's choice
-			continue
-		}
-		reg, _, found := allow.Lookup(name, pick.Registry)
-		if !found {
-			return nil, errs.New(errs.EcosystemUnsupported, "pass --language for the ecosystem it exists in",
-				"%q is not published for %s (%s)", name, pick.Language, pick.Registry).With("package", name).With("registries", allow.Registries(name))
-		}
-		if ok {
-			reg = pinned(pick.Registry, reg, major, minor)
-		}
-		argv = append(argv, reg)
-	}
-	p.Argv = argv
-	p.Path = lookPath(pick.Name, req.Getenv("PATH"))
+	p.Argv = append(argv, args...)
 	return p, nil
+}
+
+func registriesText(regs []Registry) string {
+	var out []string
+	for _, r := range regs {
+		out = append(out, string(r))
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
 }
 
 // manifestPath names the manifest relative to the project, as users say it.

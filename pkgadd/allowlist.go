@@ -1,12 +1,16 @@
-// Package pkgadd adds Loams SDK packages to the user's project by running the
-// project's own package manager (npm, pnpm, uv, cargo, go, …), pinned to the
-// CLI's minor version. It never edits a manifest itself.
+// Package pkgadd adds Loams SDK packages and the compatibility clients the
+// snippets use to the user's project by running the project's own package
+// manager (npm, pnpm, uv, cargo, go, pip in a virtual environment, …),
+// pinned to the CLI's minor version (Loams packages) or to the major
+// version the snippets are checked against (compatibility clients). The
+// only manifest it edits itself is requirements.txt, which pip cannot.
 package pkgadd
 
 import (
 	_ "embed"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 )
@@ -24,8 +28,28 @@ const (
 	GoMod  Registry = "go"
 )
 
-// AllowList maps a logical name (`sdk`) to its name in each registry.
-type AllowList map[string]map[Registry]string
+// Entry is one package in one registry.
+type Entry struct {
+	Name string // as the registry knows it: @qdrant/js-client-rest, psycopg[binary]
+	// Checked is the version the snippets are checked against; "" for a
+	// Loams package, which follows the CLI's own version.
+	Checked string
+}
+
+// Compat reports whether e is a compatibility client rather than a Loams package.
+func (e Entry) Compat() bool { return e.Checked != "" }
+
+// AllowList maps a logical name (`sdk`) to its entry in each registry.
+type AllowList map[string]map[Registry]Entry
+
+// parseEntry splits "name@version" at the last @ after the first character
+// (npm scopes start with one).
+func parseEntry(s string) Entry {
+	if i := strings.LastIndex(s, "@"); i > 0 {
+		return Entry{Name: s[:i], Checked: s[i+1:]}
+	}
+	return Entry{Name: s}
+}
 
 // Allowed parses the embedded packages.toml. It is tiny, so it is parsed per
 // call rather than cached in package state.
@@ -36,9 +60,9 @@ func Allowed() AllowList {
 	}
 	out := AllowList{}
 	for logical, names := range raw {
-		out[logical] = map[Registry]string{}
+		out[logical] = map[Registry]Entry{}
 		for reg, name := range names {
-			out[logical][Registry(reg)] = name
+			out[logical][Registry(reg)] = parseEntry(name)
 		}
 	}
 	return out
@@ -46,22 +70,37 @@ func Allowed() AllowList {
 
 // Lookup resolves name (logical or registry name) for reg. known reports
 // whether name appears in the list at all; ok whether it exists in reg.
-func (a AllowList) Lookup(name string, reg Registry) (registryName string, known, ok bool) {
+func (a AllowList) Lookup(name string, reg Registry) (e Entry, known, ok bool) {
 	if names, found := a[name]; found {
-		n, ok := names[reg]
-		return n, true, ok
+		e, ok := names[reg]
+		return e, true, ok
 	}
 	for _, names := range a {
-		for r, n := range names {
-			if n == name {
+		for r, e := range names {
+			if e.Name == name {
 				known = true
 				if r == reg {
-					return n, true, true
+					return e, true, true
 				}
 			}
 		}
 	}
-	return "", known, false
+	return Entry{}, known, false
+}
+
+// LogicalOf returns the logical name of name ("sdk" for @loams/client).
+func (a AllowList) LogicalOf(name string) string {
+	if _, ok := a[name]; ok {
+		return name
+	}
+	for logical, names := range a {
+		for _, e := range names {
+			if e.Name == name {
+				return logical
+			}
+		}
+	}
+	return ""
 }
 
 // Registries lists the registries where name (logical or registry name) exists.

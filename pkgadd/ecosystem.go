@@ -43,6 +43,10 @@ func Managers() []Manager {
 			Manifest: "pyproject.toml", Markers: []string{"uv.lock"}, Workspace: []string{"uv.lock"}, Install: "install uv: `pipx install uv` or see https://docs.astral.sh/uv/"},
 		{Name: "poetry", Language: "python", Registry: PyPI, Add: []string{"add"}, DevFlag: []string{"--group", "dev"},
 			Manifest: "pyproject.toml", Markers: []string{"poetry.lock"}, Workspace: []string{"poetry.lock"}, Install: "install Poetry: `pipx install poetry`"},
+		// pip has no `add`: loams runs the virtual environment's pip and
+		// pins the line in requirements.txt itself (pip.go).
+		{Name: "pip", Language: "python", Registry: PyPI, Add: []string{"-m", "pip", "install"},
+			Manifest: "requirements.txt", Install: "create a virtual environment: `python3 -m venv .venv` (loams never installs into the system Python)"},
 		{Name: "cargo", Language: "rust", Registry: Crates, Add: []string{"add"}, DevFlag: []string{"--dev"},
 			Manifest: "Cargo.toml", Markers: []string{"Cargo.toml"}, Install: "install Rust with rustup: see https://rustup.rs"},
 		{Name: "go", Language: "go", Registry: GoMod, Add: []string{"get"},
@@ -53,9 +57,12 @@ func Managers() []Manager {
 // Languages are the values of --language.
 var languages = []string{"typescript", "python", "rust", "go"}
 
+// languageAliases: JavaScript is the npm ecosystem too.
+var languageAliases = map[string]string{"javascript": "typescript", "js": "typescript", "node": "typescript", "ts": "typescript", "py": "python", "golang": "go"}
+
 // defaultManager is used when --language names a language the project shows
 // no sign of (a new project): the manager that needs no lockfile.
-var defaultManager = map[string]string{"typescript": "npm", "python": "uv", "rust": "cargo", "go": "go"}
+var defaultManager = map[string]string{"typescript": "npm", "rust": "cargo", "go": "go"}
 
 // ManagerNamed returns the manager called name.
 func ManagerNamed(name string) (Manager, bool) {
@@ -71,26 +78,49 @@ func ManagerNamed(name string) (Manager, bool) {
 type Found struct {
 	Manager
 	Marker string
+	// Venv is the virtual environment pip installs into (pip only; ""
+	// when the project has none yet).
+	Venv string
 }
 
 var toolUV = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*tool\.uv[\].]`) })
 var toolPoetry = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*tool\.poetry[\].]`) })
 
-// Detect lists, one per language, the managers the project in dir uses. A
-// requirements.txt with nothing better is reported through pipOnly. A
-// member of a workspace (a manifest and no lockfile of its own) takes the
-// manager of the nearest workspace file above it, up to the repository
-// root; home is never searched.
-func Detect(dir, home string) (found []Found, pipOnly bool) {
-	found, pipOnly = detectHere(dir)
+// Detect lists, one per language, the managers the project in dir uses,
+// from its files alone (uv counts as present). viaPip reports that the
+// Python route is pip (a virtual environment or a requirements.txt, no
+// uv or Poetry project). A member of a workspace (a manifest and no
+// lockfile of its own) takes the manager of the nearest workspace file
+// above it, up to the repository root; home is never searched.
+func Detect(dir, home string) (found []Found, viaPip bool) {
+	return detect(dir, func(k string) string {
+		switch k {
+		case "HOME":
+			return home
+		case "PATH":
+			return "" // not asked: a pyproject.toml project stays uv's
+		}
+		return ""
+	}, true)
+}
+
+// detect is Detect with the caller's environment: a bare pyproject.toml
+// is uv's only when uv is on PATH (or assumeUV), else pip's when the
+// project has a virtual environment or a requirements.txt.
+func detect(dir string, getenv func(string) string, assumeUV bool) (found []Found, viaPip bool) {
+	home := getenv("HOME")
+	found = detectHere(dir, getenv, assumeUV)
 	for i, f := range found {
-		if f.Marker == f.Manifest && f.Language != "" {
+		if f.Marker == f.Manifest && f.Language != "" && f.Name != "pip" {
 			if w, ok := fromWorkspace(dir, home, f.Language); ok {
 				found[i] = w
 			}
 		}
 	}
-	return found, pipOnly
+	for _, f := range found {
+		viaPip = viaPip || f.Name == "pip"
+	}
+	return found, viaPip
 }
 
 // fromWorkspace looks above dir for a workspace file of language.
@@ -115,7 +145,7 @@ func fromWorkspace(dir, home, language string) (Found, bool) {
 	return Found{}, false
 }
 
-func detectHere(dir string) (found []Found, pipOnly bool) {
+func detectHere(dir string, getenv func(string) string, assumeUV bool) (found []Found) {
 	exists := func(name string) bool {
 		_, err := os.Stat(filepath.Join(dir, name))
 		return err == nil
@@ -133,34 +163,52 @@ func detectHere(dir string) (found []Found, pipOnly bool) {
 			}
 		}
 	}
-	if !seen["python"] && exists("pyproject.toml") {
-		// No lockfile: [tool.poetry] means Poetry; otherwise uv, which adds to
-		// any standard [project] table ([tool.uv] or not).
+	if seen["python"] {
+		return found
+	}
+	pip, hasPip := pipRoute(dir, getenv)
+	if exists("pyproject.toml") {
+		// No lockfile: [tool.poetry] means Poetry, [tool.uv] means uv; a plain
+		// [project] table is uv's when uv is there to run, else pip's when the
+		// project has a virtual environment or a requirements.txt.
 		b, _ := os.ReadFile(filepath.Join(dir, "pyproject.toml"))
 		name := "uv"
-		if toolPoetry().Match(b) && !toolUV().Match(b) {
+		switch {
+		case toolPoetry().Match(b) && !toolUV().Match(b):
 			name = "poetry"
+		case toolUV().Match(b) || assumeUV || lookPath("uv", getenv("PATH")) != "":
+		case hasPip:
+			return append(found, pip)
 		}
 		m, _ := ManagerNamed(name)
-		found = append(found, Found{Manager: m, Marker: "pyproject.toml"})
-		seen["python"] = true
+		return append(found, Found{Manager: m, Marker: "pyproject.toml"})
 	}
-	return found, !seen["python"] && exists("requirements.txt")
+	if hasPip {
+		found = append(found, pip)
+	}
+	return found
 }
 
 // choose picks the manager for language (or the single detected one).
-func choose(dir, language string, found []Found, pipOnly bool, fits func(Manager) bool) (Found, []Found, error) {
+func choose(dir, language string, found []Found, fits func(Manager) bool, getenv func(string) string) (Found, []Found, error) {
 	if language != "" {
+		if l, ok := languageAliases[language]; ok {
+			language = l
+		}
 		if !slices.Contains(languages, language) {
-			return Found{}, nil, errs.New(errs.Usage, "use --language "+strings.Join(languages, ", "), "unknown language %q", language).With("language", language)
+			return Found{}, nil, errs.New(errs.Usage, "use --language "+strings.Join(languages, ", "), "unknown language %q", language).
+				With("language", language).ForAgent("pass language: one of " + strings.Join(languages, ", "))
 		}
 		for _, f := range found {
 			if f.Language == language {
 				return f, nil, nil
 			}
 		}
-		if language == "python" && pipOnly {
-			return Found{}, nil, pipUnsupported(dir)
+		if language == "python" {
+			// No pyproject.toml: uv add would fail, so a new Python project
+			// gets pip into a virtual environment (none yet: the plan says
+			// how to make one; loams never installs into the system Python).
+			return pipFound(dir, getenv), nil, nil
 		}
 		m, _ := ManagerNamed(defaultManager[language])
 		return Found{Manager: m}, nil, nil
@@ -178,19 +226,13 @@ func choose(dir, language string, found []Found, pipOnly bool, fits func(Manager
 		return Found{}, fitting, nil
 	case len(found) > 0:
 		return Found{}, nil, errs.New(errs.EcosystemUnsupported, "pass --language to add it to another part of the project",
-			"the requested packages are not published for %s", describeFound(found)).With("found", names(found))
-	case pipOnly:
-		return Found{}, nil, pipUnsupported(dir)
+			"the requested packages are not published for %s", describeFound(found)).With("found", names(found)).
+			ForAgent("pass language to add it to another part of the project")
 	}
 	return Found{}, nil, errs.New(errs.EcosystemUnsupported,
-		"run it in a project with package.json, pyproject.toml, Cargo.toml or go.mod, or pass --language",
-		"no package manifest found in %s", dir).With("project_dir", dir)
-}
-
-func pipUnsupported(dir string) error {
-	return errs.New(errs.EcosystemUnsupported,
-		"pip has no `add`: append the package to requirements.txt and run `pip install -r requirements.txt`, or move the project to uv (`uv init`)",
-		"%s has only a requirements.txt", dir).With("project_dir", dir)
+		"run it in a project with package.json, pyproject.toml, requirements.txt, Cargo.toml or go.mod, or pass --language",
+		"no package manifest found in %s", dir).With("project_dir", dir).
+		ForAgent("pass language (typescript, python, rust or go) for a new project, or ask the user which project directory to use")
 }
 
 func describeFound(found []Found) string {

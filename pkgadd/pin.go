@@ -46,3 +46,29 @@ func pinned(reg Registry, name string, major, minor int) string {
 	}
 	return name
 }
+
+// compatPin returns the argument that asks reg for a compatibility client:
+// at least the version the snippets are checked against, and never the
+// next major, whose API (or wire protocol) the server is not tested with.
+func compatPin(reg Registry, e Entry) string {
+	v := strings.TrimPrefix(e.Checked, "v")
+	parts := strings.Split(v, ".")
+	major, err := strconv.Atoi(parts[0])
+	if err != nil || len(parts) < 2 {
+		panic(fmt.Sprintf("packages.toml: %s@%s needs major.minor", e.Name, e.Checked)) // a build defect, caught by tests
+	}
+	switch reg {
+	case NPM:
+		return fmt.Sprintf("%s@^%s", e.Name, v)
+	case PyPI:
+		return fmt.Sprintf("%s>=%s.%s,<%d", e.Name, parts[0], parts[1], major+1)
+	case Crates:
+		return fmt.Sprintf("%s@%s.%s", e.Name, parts[0], parts[1])
+	case GoMod:
+		// The latest release of that major: Go version queries cannot say
+		// "at least v1.17"; Go's minimal version selection keeps it ≥ what
+		// go.mod already requires.
+		return fmt.Sprintf("%s@v%d", e.Name, major)
+	}
+	return e.Name
+}

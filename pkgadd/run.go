@@ -28,23 +28,34 @@ func Add(ctx context.Context, req Request) (*Result, error) {
 }
 
 // Run executes a prepared plan. A non-zero exit of the package manager is a
-// result (exit_code, output_tail), not an error: the caller decides.
+// result (exit_code, output_tail), not an error: the caller decides. Two
+// failures are errors because their cause is known: the registry does not
+// have the package (package_not_published) and pip's route with no
+// virtual environment (ecosystem_unsupported, nothing run).
 func Run(ctx context.Context, p *Plan, req Request) (*Result, error) {
 	res := &Result{
 		Ecosystem: p.Registry, Language: p.Language, PackageManager: p.Name,
 		Command: p.Argv, ProjectDir: p.Dir, Manifest: p.manifestPath(),
-		Installed: p.Path != "", Pinned: p.Pinned, DryRun: req.DryRun, Dev: req.Dev,
+		PackageManagerFound: p.Path != "", Pinned: p.Pinned, DryRun: req.DryRun, Dev: req.Dev,
 		Notes: p.Notes,
 	}
 	if req.DryRun {
-		if !res.Installed {
+		if !res.PackageManagerFound && p.Name != "pip" {
 			res.Notes = append(res.Notes, p.Name+" is not installed: "+p.Install)
 		}
 		return res, nil
 	}
 	if p.Path == "" {
+		if p.Name == "pip" {
+			own := append([]string{"python3"}, p.Argv[1:]...)
+			return nil, errs.New(errs.EcosystemUnsupported,
+				"create one with `python3 -m venv .venv` and run the command again; or run `"+shellLine(own)+"` yourself in the environment you want",
+				"%s has no virtual environment (.venv, venv or $VIRTUAL_ENV), and loams never installs into the system Python", p.Dir).
+				With("project_dir", p.Dir).With("command", p.Argv).
+				ForAgent(errs.AskUser("python3 -m venv .venv") + ", then call add_package again")
+		}
 		return nil, errs.New(errs.EcosystemUnsupported, p.Install, "%s is not installed (looked on PATH)", p.Name).
-			With("package_manager", p.Name).With("command", p.Argv)
+			With("package_manager", p.Name).With("command", p.Argv).ForAgent(errs.AskUser(installCommand(p.Install)))
 	}
 	timeout := req.Timeout
 	if timeout <= 0 {
@@ -58,7 +69,7 @@ func Run(ctx context.Context, p *Plan, req Request) (*Result, error) {
 	tail := &tailBuffer{max: tailSize}
 	cmd := exec.CommandContext(ctx, p.Path, p.Argv[1:]...)
 	cmd.Dir = p.Dir
-	cmd.Env = childEnv(req.Getenv)
+	cmd.Env = childEnv(req.Getenv, p.Name == "pip")
 	cmd.Stdin = nil // package managers must not wait for a question nobody sees
 	cmd.Stdout, cmd.Stderr = tail, tail
 	killGroup(cmd)
@@ -78,18 +89,56 @@ func Run(ctx context.Context, p *Plan, req Request) (*Result, error) {
 	case errors.As(err, &exit):
 		code := exit.ExitCode()
 		res.ExitCode = &code
+		if nf := notPublished(p, res.OutputTail); nf != nil {
+			return nil, nf
+		}
+		return res, nil
 	default:
 		return nil, errs.New(errs.EcosystemUnsupported, p.Install, "cannot run %s: %v", p.Name, err).Wrap(err)
+	}
+	res.Installed = true
+	if p.Name == "pip" {
+		changed, err := writeRequirements(p.Dir, p.Requirements)
+		if err != nil {
+			return nil, err
+		}
+		res.ManifestChanged = changed
+		if _, err := os.Stat(manifest); err != nil {
+			res.Notes = append(res.Notes, "installed into the virtual environment; add "+strings.Join(p.Requirements, ", ")+" to pyproject.toml's dependencies yourself")
+		}
 	}
 	return res, nil
 }
 
-// childEnv is our environment with PATH as the caller sees it (tests give
-// their own PATH of fake package managers).
-func childEnv(getenv func(string) string) []string {
+// installCommand pulls the first `command` out of an install hint.
+func installCommand(hint string) string {
+	if _, rest, ok := strings.Cut(hint, "`"); ok {
+		if cmd, _, ok := strings.Cut(rest, "`"); ok {
+			return cmd
+		}
+	}
+	return hint
+}
+
+// passedEnv are the variables a caller's environment (a test's, an MCP
+// client's) may set for the child: where the registries are and how
+// hard to retry.
+var passedEnv = []string{"PATH", "HOME", "VIRTUAL_ENV", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_CONFIG_FILE",
+	"PIP_CACHE_DIR", "PIP_RETRIES", "PIP_TIMEOUT", "npm_config_registry", "npm_config_cache", "npm_config_fetch_retries",
+	"npm_config_userconfig", "UV_INDEX_URL", "UV_DEFAULT_INDEX", "GOPROXY", "GOFLAGS", "GOPATH", "GOMODCACHE", "CARGO_HOME"}
+
+// childEnv is our environment with the caller's values of passedEnv
+// (tests give their own PATH of fake package managers and registries).
+// pip runs without asking questions or checking PyPI for a newer pip.
+func childEnv(getenv func(string) string, pip bool) []string {
 	env := os.Environ()
-	if path := getenv("PATH"); path != os.Getenv("PATH") {
-		env = append(env, "PATH="+path)
+	for _, k := range passedEnv {
+		if v := getenv(k); v != os.Getenv(k) && v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	if pip {
+		env = append(env, "PIP_DISABLE_PIP_VERSION_CHECK=1", "PIP_NO_INPUT=1")
 	}
 	return env
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"loams.dev/cli/internal/errs"
@@ -52,6 +53,10 @@ type View struct {
 	Raw string
 	// Empty is printed in table mode when there are no rows.
 	Empty string
+	// Wrap names the free-text column that wraps when the table is wider
+	// than the terminal; "" = the widest column whose cells hold prose
+	// (spaces). No other column is ever cut or wrapped.
+	Wrap string
 }
 
 // Printer writes views to out in one format.
@@ -62,6 +67,14 @@ type Printer struct {
 	Warnings func() []string
 	out      io.Writer
 	style    styles
+	width    int // 0: no limit (a pipe)
+}
+
+// WithWidth makes tables fit width columns (COLUMNS, or the terminal's);
+// 0 leaves them as wide as their cells.
+func (p *Printer) WithWidth(width int) *Printer {
+	p.width = width
+	return p
 }
 
 type styles struct {
@@ -130,7 +143,7 @@ func (p *Printer) Print(v View) error {
 	if v.Header == nil {
 		return p.keyValues(v.Rows)
 	}
-	return p.table(v.Header, v.Rows)
+	return p.table(v.Header, v.Rows, v.Wrap)
 }
 
 // WriteJSON writes exactly one JSON document and a newline, with every
@@ -159,7 +172,7 @@ func (p *Printer) keyValues(rows [][]string) error {
 	return nil
 }
 
-func (p *Printer) table(header []string, rows [][]string) error {
+func (p *Printer) table(header []string, rows [][]string, wrapCol string) error {
 	widths := make([]int, len(header))
 	for i, h := range header {
 		widths[i] = lipgloss.Width(h)
@@ -169,6 +182,7 @@ func (p *Printer) table(header []string, rows [][]string) error {
 			widths[i] = max(widths[i], lipgloss.Width(r[i]))
 		}
 	}
+	free := p.fit(header, rows, widths, wrapCol)
 	line := func(cells []string, render func(col int, s string) string) error {
 		var b strings.Builder
 		for i := range widths {
@@ -181,7 +195,7 @@ func (p *Printer) table(header []string, rows [][]string) error {
 				break
 			}
 			b.WriteString(render(i, s))
-			b.WriteString(strings.Repeat(" ", widths[i]-lipgloss.Width(s)+2))
+			b.WriteString(strings.Repeat(" ", max(widths[i]-lipgloss.Width(s), 0)+2))
 		}
 		_, err := fmt.Fprintln(p.out, strings.TrimRight(b.String(), " "))
 		return err
@@ -194,11 +208,75 @@ func (p *Printer) table(header []string, rows [][]string) error {
 		return err
 	}
 	for _, r := range rows {
-		if err := line(r, func(col int, s string) string { return p.cell(header[col], s) }); err != nil {
-			return err
+		// The free column's cell becomes lines; the others print on the first.
+		parts := []string{""}
+		if free >= 0 && free < len(r) {
+			parts = strings.Split(ansi.Wrap(r[free], widths[free], ""), "\n")
+		}
+		for n, part := range parts {
+			cells := r
+			if n > 0 {
+				cells = make([]string, len(r))
+			}
+			if free >= 0 && free < len(r) {
+				cells = append([]string(nil), cells...)
+				cells[free] = part
+			}
+			if err := line(cells, func(col int, s string) string {
+				if n > 0 {
+					return s
+				}
+				return p.cell(header[col], s)
+			}); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// minFree is the narrowest a wrapped column gets: below it the line
+// overflows instead, as words one per line read worse than a long line.
+const minFree = 16
+
+// fit narrows the free-text column so the table's lines fit p.width, and
+// returns its index (-1: nothing to narrow). Only that column changes: ids,
+// states, URLs and commands are never cut.
+func (p *Printer) fit(header []string, rows [][]string, widths []int, wrapCol string) int {
+	total := 2 * (len(widths) - 1)
+	for _, w := range widths {
+		total += w
+	}
+	if p.width <= 0 || total <= p.width {
+		return -1
+	}
+	free := -1
+	for i, h := range header {
+		if wrapCol != "" {
+			if h == wrapCol {
+				free = i
+			}
+			continue
+		}
+		if (free < 0 || widths[i] > widths[free]) && prose(rows, i) {
+			free = i
+		}
+	}
+	if free < 0 {
+		return -1
+	}
+	widths[free] = max(p.width-(total-widths[free]), min(minFree, widths[free]), lipgloss.Width(header[free]))
+	return free
+}
+
+// prose reports whether column i holds words (a cell with a space).
+func prose(rows [][]string, i int) bool {
+	for _, r := range rows {
+		if i < len(r) && strings.Contains(strings.TrimSpace(r[i]), " ") {
+			return true
+		}
+	}
+	return false
 }
 
 // cell colours a state-like value; everything else is printed as is.

@@ -128,3 +128,54 @@ func TestTextRowsInTextMode(t *testing.T) {
 		t.Fatalf("table: %q %v", b.String(), err)
 	}
 }
+
+// Issue 21: a table wider than the terminal wraps its free-text column
+// (the widest with prose) to the width; every other column stays whole.
+func TestTableFitsTheWidth(t *testing.T) {
+	msg := "the Loams server binary was not found on PATH, in LOAMS_SERVER_BINARY or in the config; install it or point loams at it"
+	v := View{Header: []string{"status", "check", "message", "fix"}, Rows: [][]string{
+		{"fail", "server", msg, "loams server install --from FILE"},
+		{"ok", "home", "LOAMS_HOME is writable", ""},
+	}}
+	for _, width := range []int{72, 80, 100} {
+		var b bytes.Buffer
+		if err := NewPrinter(Table, &b, false).WithWidth(width).Print(v); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+			if len(l) > width {
+				t.Errorf("width %d: line of %d: %q", width, len(l), l)
+			}
+		}
+		if !strings.Contains(out, "loams server install --from FILE") || !strings.Contains(out, "LOAMS_SERVER_BINARY") {
+			t.Errorf("width %d: a column was cut:\n%s", width, out)
+		}
+		// Every word of the message is still there, in order.
+		lines := strings.Split(out, "\n")
+		from, to := strings.Index(lines[0], "MESSAGE"), strings.Index(lines[0], "FIX")
+		var words []string
+		for _, l := range lines[1:] {
+			if len(l) > from {
+				words = append(words, strings.Fields(l[from:min(to, len(l))])...)
+			}
+		}
+		// (a word longer than the column is broken across lines)
+		if !strings.Contains(strings.Join(words, ""), strings.ReplaceAll(msg, " ", "")) {
+			t.Errorf("width %d: the message lost words:\n%s", width, out)
+		}
+	}
+	// No width (a pipe): one line a row, as wide as it takes.
+	var b bytes.Buffer
+	NewPrinter(Table, &b, false).Print(v)
+	if n := strings.Count(b.String(), "\n"); n != 3 {
+		t.Errorf("unlimited width wrapped: %d lines\n%s", n, b.String())
+	}
+	// Wrap names the column when the widest prose is not the one to wrap.
+	b.Reset()
+	v.Wrap = "fix"
+	NewPrinter(Table, &b, false).WithWidth(150).Print(v)
+	if !strings.Contains(b.String(), msg) {
+		t.Errorf("Wrap=fix cut the message:\n%s", b.String())
+	}
+}

@@ -1,0 +1,27 @@
+// packages:
+// env: LOAMS_URL, LOAMS_API_KEY
+// doc: guides/engines/native.md
+import { existsSync } from "node:fs";
+
+// .env.loams holds the stack's URLs and key; variables already set win (Node >= 20.12).
+if (existsSync(".env.loams")) process.loadEnvFile(".env.loams");
+
+const base = process.env.LOAMS_URL;
+const key = process.env.LOAMS_API_KEY;
+
+async function call(method, path, body) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? null : res.json();
+}
+
+const res = await call("POST", "/v1/namespaces/default/query", {
+  from: "collections.kb",
+  retrieve: [{ text: { field: "body", query: "refund", k: 10 } }],
+  limit: 5,
+});
+for (const hit of res.hits) console.log(hit.pk, hit.score, hit.source);

@@ -1,0 +1,37 @@
+package mcpserve_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Issue 21: the hints of add_package name only arguments the tool has.
+// With two ecosystems the refusal says to pass language, and passing it
+// picks that ecosystem; the compatibility clients are allowed.
+func TestAddPackageLanguageArgument(t *testing.T) {
+	t.Parallel()
+	a := newAgent(t)
+	os.WriteFile(filepath.Join(a.project, "go.mod"), []byte("module app\n\ngo 1.26\n"), 0o644)
+	out, isErr := a.call("add_package", map[string]any{"package": "qdrant", "dry_run": true})
+	if !isErr || out["error"] != "selection_required" {
+		t.Fatalf("two ecosystems: %v", out)
+	}
+	hint, _ := out["hint"].(string)
+	if !strings.Contains(hint, `"language"`) || strings.Contains(hint, "--language") {
+		t.Fatalf("the hint must name the tool's argument, got %q", hint)
+	}
+	out, isErr = a.call("add_package", map[string]any{"package": "qdrant", "language": "go", "dry_run": true})
+	if isErr || mustJSON(out["command"]) != `["go","get","github.com/qdrant/go-client@v1"]` || out["installed"] != false {
+		t.Fatalf("language go: %v", out)
+	}
+	out, isErr = a.call("add_package", map[string]any{"package": "elasticsearch", "language": "javascript", "dry_run": true})
+	if isErr || mustJSON(out["command"]) != `["npm","install","@elastic/elasticsearch@^8.19.2"]` {
+		t.Fatalf("language javascript: %v", out)
+	}
+	if out, isErr := a.call("add_package", map[string]any{"package": "sdk", "language": "cobol"}); !isErr || out["error"] != "usage" ||
+		strings.Contains(out["hint"].(string), "--language") {
+		t.Fatalf("cobol: %v", out)
+	}
+}
