@@ -41,8 +41,12 @@ func noServerError(again string, installErr error) *errs.Error {
 		// last, as it works only once a release is published.
 		hint += "; with no signing key published yet, `loams server install --allow-unsigned` installs a published release unverified"
 	}
-	return errs.New(errs.ServerBinaryNotFound, hint, "no Loams server binary found, and installing one did not work: %s", cause.Message).
-		With("install_error", cause.Code).Wrap(installErr)
+	e := errs.New(errs.ServerBinaryNotFound, hint, "no Loams server binary found, and installing one did not work: %s", cause.Message).
+		With("install_error", cause.Code).ForAgent(errs.AskUser("loams server install --from FILE")).Wrap(installErr)
+	if url := cause.Details["url"]; cause.Code == errs.ReleaseNotPublished && url != nil {
+		e.With("release_url", url) // the channel that had nothing
+	}
+	return e
 }
 
 // createWithServer runs create (init's or stack create's), and when no
