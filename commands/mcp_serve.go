@@ -17,6 +17,10 @@ import (
 type mcpServeOptions struct {
 	stack      string
 	projectDir string
+	// readOnly and tools choose the tools the server exposes (else
+	// LOAMS_MCP_TOOLS, else all eight).
+	readOnly bool
+	tools    string
 	// profile and endpoint are the global flags when the fast path parsed
 	// them (as `mcp install` writes them after `serve`).
 	profile, endpoint string
@@ -30,10 +34,13 @@ func newMCPServeCmd(f *Factory) *cli.Command {
 		Description: describe("Speaks MCP (JSON-RPC, one message per line) on stdin and stdout; logs go to\n"+
 			"stderr (warnings) and $LOAMS_HOME/logs/mcp.log. Agents start it themselves:\n"+
 			"register it with `loams mcp install --agent AGENT`.",
-			"loams mcp serve", "loams mcp serve --stack dev --project-dir ~/src/app"),
+			"loams mcp serve", "loams mcp serve --stack dev --project-dir ~/src/app", "loams mcp serve --read-only",
+			"loams mcp serve --tools search_docs,stack_status,env_export"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "stack", Usage: "stack the tools use when none is named (default: the profile's default_stack)", Destination: &opts.stack},
 			&cli.StringFlag{Name: "project-dir", Usage: "project directory for env_export and add_package", Destination: &opts.projectDir},
+			&cli.BoolFlag{Name: "read-only", Usage: "expose only the tools that change nothing (search_docs, get_sdk_snippet, loams_info, stack_status)", Destination: &opts.readOnly},
+			&cli.StringFlag{Name: "tools", Usage: "expose only these tools, comma-separated (default: all eight, or LOAMS_MCP_TOOLS)", Destination: &opts.tools},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return runMCPServe(ctx, f, opts)
@@ -51,6 +58,10 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
+	access, err := opts.access(f.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
 	stack := opts.stack
 	if stack == "" {
 		stack = p.DefaultStack
@@ -58,9 +69,20 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 	cwd, _ := os.Getwd()
 	srv, closeFn := mcpserve.New(mcpserve.Options{
 		Home: h, Getenv: f.Getenv, Profile: p, Stack: stack, ProjectDir: opts.projectDir, Endpoint: f.Globals.Endpoint,
-		Cwd: cwd, Now: f.Now, Build: buildinfo.Get(), Stderr: f.IO.ErrOut, SignalsReady: f.signalsReady,
+		Cwd: cwd, Now: f.Now, Build: buildinfo.Get(), Stderr: f.IO.ErrOut, SignalsReady: f.signalsReady, Access: access,
 	})
 	return srv, closeFn, nil
+}
+
+// access is the tools the server exposes: the flags, else LOAMS_MCP_TOOLS
+// (for hosts whose entries carry no arguments), else all.
+func (opts *mcpServeOptions) access(getenv func(string) string) (mcpserve.Access, error) {
+	if !opts.readOnly && opts.tools == "" {
+		if v := getenv("LOAMS_MCP_TOOLS"); v != "" {
+			return mcpserve.AccessFromEnv(v)
+		}
+	}
+	return mcpserve.ParseAccess(opts.readOnly, opts.tools)
 }
 
 // ttyGreeting is for a person who ran `loams mcp serve` by hand.

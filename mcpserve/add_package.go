@@ -3,8 +3,6 @@ package mcpserve
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/pkgadd"
 	"loams.dev/cli/project"
 )
@@ -21,7 +19,7 @@ func (s *Server) addPackageTool() tool {
 		Title: "Add a Loams SDK package",
 		Description: "Add a Loams SDK package with the project's own package manager (npm, pnpm, yarn, bun, uv, poetry, cargo, go), " +
 			"pinned to this CLI's version. Use it instead of editing manifests. Loams packages only; 5-minute limit.",
-		Annotations: mcp.ToolAnnotations{DestructiveHint: no(), OpenWorldHint: yes()},
+		Annotations: annotations(writes, destructive, notIdempotent, openWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			p := sc.Properties["package"]
 			p.MinLength, p.MaxLength = intPtr(1), intPtr(100)

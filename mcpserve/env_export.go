@@ -3,8 +3,6 @@ package mcpserve
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/envfile"
 	"loams.dev/cli/project"
 )
@@ -21,7 +19,7 @@ func (s *Server) envExportTool() tool {
 		Title: "Write .env.loams",
 		Description: "Write a stack's URLs and API key to .env.loams in the project (0600, git-ignored), optionally merged into " +
 			".env, so the app can connect. Without name under a profile with a remote endpoint, writes that endpoint's settings. Returns names and values with the key redacted: load the file, never ask for the key.",
-		Annotations: mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no(), OpenWorldHint: no()},
+		Annotations: annotations(writes, notDestructive, idempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")
 			sc.Properties["path"].MaxLength = intPtr(255)

@@ -3,8 +3,6 @@ package mcpserve
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/docsindex"
 )
 
@@ -21,7 +19,7 @@ func (s *Server) searchDocsTool() tool {
 		Description: "Search this version's Loams guides and snippets (ports, variables, errors, code) before guessing, " +
 			"e.g. {\"query\":\"connect to qdrant from python\"}. Returns the best sections whole, as Markdown, " +
 			"up to max_bytes, then excerpts; read a uri for more.",
-		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
+		Annotations: annotations(readOnly, notDestructive, idempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			q := sc.Properties["query"]
 			q.MinLength, q.MaxLength = intPtr(1), intPtr(500)

@@ -3,8 +3,6 @@ package mcpserve
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/internal/errs"
 )
 
@@ -25,7 +23,7 @@ func (s *Server) stackStatusTool() tool {
 		Description: "List local stacks (or one) with state, endpoints and the variable names env_export writes. " +
 			"Use it before stack_create or stack_start, and when an app cannot connect. Crashed stacks include log lines. " +
 			"Under a profile with a remote Loams endpoint, that endpoint is listed too (kind \"remote\").",
-		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
+		Annotations: annotations(readOnly, notDestructive, idempotent, closedWorld),
 		Schema:      func(sc *jsonschemaSchema) { stackNameSchema(sc, "name") },
 		Run: func(ctx context.Context, in stackStatusInput) (stackStatus, error) {
 			ep, isRemote, rerr := s.remote()

@@ -113,7 +113,7 @@ func failure(err error) *mcp.CallToolResult {
 	}
 	// Messages can quote what the caller sent: keep them short, and drop
 	// details (a long log tail) rather than exceed the cap.
-	body := toolError{Error: string(e.Code), Message: clip(e.Message, 1000), Hint: clip(e.Hint, 1000), Details: e.Details}
+	body := toolError{Error: string(e.Code), Message: clip(e.Message, 1000), Hint: clip(e.HintFor(true), 1000), Details: e.Details}
 	res := structured(body)
 	if len(res.Content[0].(*mcp.TextContent).Text) > resultCap {
 		body.Details = map[string]any{"truncated": true}
@@ -149,6 +149,19 @@ func structured(v any) *mcp.CallToolResult {
 	}
 }
 
-// Pointer helpers for annotations, whose optional hints are *bool.
-func yes() *bool { t := true; return &t }
-func no() *bool  { f := false; return &f }
+// The four hints, each spelled out at every tool (the MCP guide's table
+// gives the reasons). A host may auto-approve a read-only tool or skip the
+// confirmation of a non-destructive one: when in doubt, the cautious value.
+const (
+	readOnly, writes            = true, false
+	destructive, notDestructive = true, false
+	idempotent, notIdempotent   = true, false
+	openWorld, closedWorld      = true, false
+)
+
+// annotations sets all four hints explicitly: the SDK omits a nil
+// destructiveHint or openWorldHint, and some hosts reject a tool without them.
+func annotations(readOnlyHint, destructiveHint, idempotentHint, openWorldHint bool) mcp.ToolAnnotations {
+	return mcp.ToolAnnotations{ReadOnlyHint: readOnlyHint, DestructiveHint: &destructiveHint,
+		IdempotentHint: idempotentHint, OpenWorldHint: &openWorldHint}
+}

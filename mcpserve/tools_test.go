@@ -26,11 +26,17 @@ type agent struct {
 
 func newAgent(t *testing.T, extraEnv ...string) *agent {
 	t.Helper()
+	return newAgentWith(t, nil, extraEnv...)
+}
+
+// newAgentWith starts `loams mcp serve` with serveArgs after it.
+func newAgentWith(t *testing.T, serveArgs []string, extraEnv ...string) *agent {
+	t.Helper()
 	a := &agent{t: t, project: t.TempDir(), home: t.TempDir()}
 	if err := os.WriteFile(filepath.Join(a.project, "package.json"), []byte(`{"name":"app"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
+	cmd := exec.Command(testbin.Loams(t), append([]string{"mcp", "serve"}, serveArgs...)...)
 	cmd.Env = append(os.Environ(), append([]string{"LOAMS_HOME=" + a.home, "LOAMS_SECRETS=file", "CLAUDE_PROJECT_DIR=" + a.project,
 		"LOAMS_SERVER_BINARY=" + testbin.Build(t, "./internal/testserver")}, extraEnv...)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
