@@ -35,7 +35,8 @@ func RemoteEnv(ctx context.Context, r Remote, keys secret.Store) (Stack, error) 
 	key, err := keys.Get(ctx, r.Profile)
 	if errors.Is(err, secret.ErrNotFound) {
 		return Stack{}, errs.New(errs.Unauthenticated, "log in first: `loams login --with-api-key --profile "+r.Profile+"` (the key is read from stdin)",
-			"profile %q has no stored API key for %s", r.Profile, r.URL).With("profile", r.Profile).With("endpoint", r.URL)
+			"profile %q has no stored API key for %s", r.Profile, r.URL).With("profile", r.Profile).With("endpoint", r.URL).
+			ForAgent(errs.AskUser("loams login --with-api-key --profile "+r.Profile) + " (the key never passes through you)")
 	}
 	if err != nil {
 		return Stack{}, err

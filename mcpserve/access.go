@@ -92,9 +92,9 @@ func (a Access) mode() string {
 // user can widen the mode, in the agent's entry. It changes nothing.
 func (a Access) disabled(name string) *mcp.CallToolResult {
 	tools := strings.Join(append(slices.Clone(a.Tools), name), ",")
-	return failure(errs.New(errs.ToolDisabled, "run `loams mcp install --agent AGENT --tools "+tools+"` to enable it",
-		"%s is not enabled in this server (mode %s)", name, a.mode()).
-		ForAgent(errs.AskUser("loams mcp install --agent AGENT --tools "+tools)+" if they want you to use "+name).
+	// Only agents see this error, so one hint serves both faces.
+	hint := errs.AskUser("loams mcp install --agent AGENT --tools "+tools) + " if they want you to use " + name
+	return failure(errs.New(errs.ToolDisabled, hint, "%s is not enabled in this server (mode %s)", name, a.mode()).
 		With("enabled_tools", a.Tools))
 }
 

@@ -65,7 +65,7 @@ func decodeArgs[In any](raw json.RawMessage, a argSchema) (In, []string, error) 
 				// "Storage" is a typo of storage, not a host's own argument:
 				// dropping it would report success for a call that did not
 				// do what was asked.
-				return in, nil, errs.New(errs.Usage, "rename "+clip(name, 100)+" to "+real+" and call the tool again",
+				return in, nil, errs.New(errs.Usage, "rename "+clip(name, 100)+" to "+real,
 					"unknown argument %q: argument names are case-sensitive; did you mean %q?", clip(name, 100), real).With("field", real)
 			}
 			ignored = append(ignored, clip(name, 100))
@@ -80,7 +80,7 @@ func decodeArgs[In any](raw json.RawMessage, a argSchema) (In, []string, error) 
 	}
 	for _, name := range a.required {
 		if _, ok := args[name]; !ok {
-			return in, ignored, errs.New(errs.Usage, "add "+name+" and call the tool again", "%s is required: %s", name, a.props[name].Description)
+			return in, ignored, errs.New(errs.Usage, "add "+name, "%s is required: %s", name, a.props[name].Description)
 		}
 	}
 	names := make([]string, 0, len(args))
@@ -90,7 +90,7 @@ func decodeArgs[In any](raw json.RawMessage, a argSchema) (In, []string, error) 
 	slices.Sort(names)
 	for _, name := range names {
 		if err := a.each[name].Validate(args[name]); err != nil {
-			return in, ignored, errs.New(errs.Usage, "fix "+name+" and call the tool again (tools/list has the schema)",
+			return in, ignored, errs.New(errs.Usage, "fix "+name+" (tools/list has the schema)",
 				"%s (got %s)", describe(name, a.props[name]), echo(args[name])).With("field", name)
 		}
 	}

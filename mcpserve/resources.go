@@ -93,7 +93,7 @@ func (s *Server) readDocsResource(uri string) (*mcp.ReadResourceResult, error) {
 			uri = uri[:200]
 		}
 		return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: "resource not found: " + err.Error(),
-			Data: mustMarshal(map[string]string{"uri": uri, "hint": errs.As(err).Hint})}
+			Data: mustMarshal(map[string]string{"uri": uri, "hint": errs.As(err).HintFor(true)})}
 	}
 	if err != nil {
 		return nil, err

@@ -92,7 +92,7 @@ func TestDocsResources(t *testing.T) {
 			t.Errorf("snippet mime type %v", c["mimeType"])
 		}
 		if _, err := s.send("resources/read", map[string]any{"uri": "loams://docs/guides/nope.md"}); err == nil ||
-			int64(err.Code) != mcp.CodeResourceNotFound || !strings.Contains(string(err.Data), "docs search") {
+			int64(err.Code) != mcp.CodeResourceNotFound || !strings.Contains(string(err.Data), "call search_docs") {
 			t.Errorf("unknown page: %+v, want %d with a hint", err, mcp.CodeResourceNotFound)
 		}
 		if _, err := s.send("resources/list", map[string]any{"cursor": "zz"}); err == nil || err.Code != -32602 {

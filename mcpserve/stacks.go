@@ -27,7 +27,8 @@ func (s *Server) stackName(name string) (string, error) {
 	if err == nil && len(names) == 1 {
 		return names[0], nil
 	}
-	return "", errs.New(errs.Usage, "pass name (stack_status lists the stacks), or create one with stack_create", "no stack named and no default stack")
+	return "", errs.New(errs.Usage, "pass name (stack_status lists the stacks), or create one with stack_create", "no stack named and no default stack").
+		ForAgent(errs.ToolCall("stack_status", nil) + " to see the stacks, then call the tool again with {\"name\": …}, or " + errs.ToolCall("stack_create", map[string]any{"name": "dev"}))
 }
 
 // stackEnv is what .env.loams is made from: the spec's variables and the key.
@@ -43,7 +44,7 @@ func (s *Server) stackEnv(ctx context.Context, name string) (envfile.Stack, erro
 	key, err := store.Get(ctx, name)
 	if errors.Is(err, secret.ErrNotFound) {
 		return envfile.Stack{}, errs.New(errs.SecretMissing, "ask the user to recreate the stack: `loams stack delete --name "+name+" --yes --keep-data`, then `loams stack create --name "+name+"`",
-			"stack %q has no API key in the %s store", name, store.Backend()).With("name", name)
+			"stack %q has no API key in the %s store", name, store.Backend()).With("name", name).ForAgent(stack.RecreateForAgent(name))
 	}
 	if err != nil {
 		return envfile.Stack{}, err

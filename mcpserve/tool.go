@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -72,10 +73,10 @@ func newTool[In, Out any](spec toolSpec[In, Out]) tool {
 			return failure(errs.New(errs.Internal, "this is a bug in loams; please report it", "the %s schema does not resolve: %v", spec.Name, err)), nil
 		}
 		in, ignored, err := decodeArgs[In](req.Params.Arguments, schema)
-		res := failure(err)
+		res := failure(forAgent(spec.Name, err))
 		if err == nil {
 			if out, err := spec.Run(ctx, in); err != nil {
-				res = failure(err)
+				res = failure(forAgent(spec.Name, err))
 			} else {
 				res = success(out)
 			}
@@ -95,6 +96,55 @@ type toolError struct {
 	Message string         `json:"message"`
 	Hint    string         `json:"hint"`
 	Details map[string]any `json:"details,omitempty"`
+}
+
+// forAgent makes err's hint one an agent can act on: a tool call or a
+// request to the user. Packages write both renderings where the CLI hint
+// names a command or a flag (errs.ForAgent); a hint that names neither
+// ("pass a file name, e.g. .env.loams") gets "then call TOOL again".
+// TestEveryErrorHintFitsAnAgent holds every code a tool returns to it.
+func forAgent(toolName string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *errs.Error
+	switch {
+	case errors.As(err, &e):
+	case errors.Is(err, context.Canceled):
+		e = errs.New(errs.Interrupted, "retry the call", "the call was cancelled")
+	case errors.Is(err, context.DeadlineExceeded):
+		e = errs.New(errs.Timeout, "retry the call", "the call timed out")
+	default:
+		e = errs.As(err)
+	}
+	hint := e.HintFor(true)
+	switch {
+	case e.Code == errs.Internal:
+		hint = "ask the user to report this bug in loams, with the message"
+	case e.Code == errs.Interrupted || e.Code == errs.Timeout && e.AgentHint == "" && !strings.Contains(hint, "`"):
+		hint = errs.ToolCall(toolName, nil) + " again"
+	case agentActionable(hint):
+		return e
+	default:
+		hint = strings.TrimRight(hint, ". ") + "; then call " + toolName + " again"
+	}
+	c := *e // errors can be shared: never edit the caller's
+	c.AgentHint = hint
+	return &c
+}
+
+// agentActionable reports whether a hint names a tool to call or asks the
+// user: what an agent can do.
+func agentActionable(hint string) bool {
+	if strings.Contains(hint, "ask the user") {
+		return true
+	}
+	for _, name := range toolNames {
+		if strings.Contains(hint, "call "+name) {
+			return true
+		}
+	}
+	return false
 }
 
 func failure(err error) *mcp.CallToolResult {

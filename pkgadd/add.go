@@ -65,7 +65,8 @@ type Result struct {
 // Prepare resolves the packages, the ecosystem and the argv without running anything.
 func Prepare(req Request) (*Plan, error) {
 	if len(req.Packages) == 0 {
-		return nil, errs.New(errs.Usage, "name a package, e.g. `loams pkg add sdk`; allowed: "+strings.Join(Allowed().Logical(), ", "), "no package given")
+		return nil, errs.New(errs.Usage, "name a package, e.g. `loams pkg add sdk`; allowed: "+strings.Join(Allowed().Logical(), ", "), "no package given").
+			ForAgent(errs.ToolCall("add_package", map[string]any{"package": "sdk"}))
 	}
 	allow := Allowed()
 	var unknown []string
@@ -102,7 +103,8 @@ func Prepare(req Request) (*Plan, error) {
 				langs = append(langs, f.Language)
 			}
 			return nil, errs.New(errs.SelectionRequired, "pass --language "+strings.Join(langs, " or "),
-				"this project has several ecosystems: %s", describeFound(several)).With("ecosystems", langs)
+				"this project has several ecosystems: %s", describeFound(several)).With("ecosystems", langs).
+				ForAgent(errs.AskUser("loams pkg add PACKAGE --language "+strings.Join(langs, "|")) + " (add_package cannot choose between them)")
 		}
 		if pick, err = req.Choose(several); err != nil {
 			return nil, err
@@ -134,7 +136,8 @@ func plan(req Request, pick Found, unknown []string) (*Plan, error) {
 		reg, _, found := allow.Lookup(name, pick.Registry)
 		if !found {
 			return nil, errs.New(errs.EcosystemUnsupported, "pass --language for the ecosystem it exists in",
-				"%q is not published for %s (%s)", name, pick.Language, pick.Registry).With("package", name).With("registries", allow.Registries(name))
+				"%q is not published for %s (%s)", name, pick.Language, pick.Registry).With("package", name).With("registries", allow.Registries(name)).
+				ForAgent(errs.AskUser("loams pkg add "+name+" --language LANGUAGE") + " for an ecosystem it exists in (details.registries)")
 		}
 		if ok {
 			reg = pinned(pick.Registry, reg, major, minor)

@@ -152,7 +152,8 @@ func detectHere(dir string) (found []Found, pipOnly bool) {
 func choose(dir, language string, found []Found, pipOnly bool, fits func(Manager) bool) (Found, []Found, error) {
 	if language != "" {
 		if !slices.Contains(languages, language) {
-			return Found{}, nil, errs.New(errs.Usage, "use --language "+strings.Join(languages, ", "), "unknown language %q", language).With("language", language)
+			return Found{}, nil, errs.New(errs.Usage, "use --language "+strings.Join(languages, ", "), "unknown language %q", language).With("language", language).
+				ForAgent(errs.AskUser("loams pkg add PACKAGE --language " + strings.Join(languages, "|")))
 		}
 		for _, f := range found {
 			if f.Language == language {
@@ -178,13 +179,15 @@ func choose(dir, language string, found []Found, pipOnly bool, fits func(Manager
 		return Found{}, fitting, nil
 	case len(found) > 0:
 		return Found{}, nil, errs.New(errs.EcosystemUnsupported, "pass --language to add it to another part of the project",
-			"the requested packages are not published for %s", describeFound(found)).With("found", names(found))
+			"the requested packages are not published for %s", describeFound(found)).With("found", names(found)).
+			ForAgent(errs.AskUser("loams pkg add PACKAGE --language LANGUAGE") + " for another part of the project")
 	case pipOnly:
 		return Found{}, nil, pipUnsupported(dir)
 	}
 	return Found{}, nil, errs.New(errs.EcosystemUnsupported,
 		"run it in a project with package.json, pyproject.toml, Cargo.toml or go.mod, or pass --language",
-		"no package manifest found in %s", dir).With("project_dir", dir)
+		"no package manifest found in %s", dir).With("project_dir", dir).
+		ForAgent("create the project's manifest first (package.json, pyproject.toml, Cargo.toml or go.mod, e.g. with `npm init -y` or `uv init`), then call add_package again")
 }
 
 func pipUnsupported(dir string) error {
