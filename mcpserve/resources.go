@@ -16,9 +16,10 @@ import (
 	"loams.dev/cli/internal/errs"
 )
 
-// resourcePageSize is how many docs pages one resources/list answer holds;
-// the bundle has about a hundred, so a client pages at least once.
-const resourcePageSize = 50
+// resourcePageSize is how many docs pages one resources/list answer holds:
+// all of them while the bundle is this small (about a hundred), since
+// Qwen Code and Crush read only the first page. A cursor still works.
+const resourcePageSize = 500
 
 // docsTemplate names every guide and snippet, and with #anchor a section.
 var docsTemplate = &mcp.ResourceTemplate{
