@@ -95,7 +95,11 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 	// first answer waits for it. A client that closes our stdout gets EPIPE
 	// on the next write instead of a SIGPIPE kill: the server logs it and
 	// stops. SIGINT and SIGTERM both cancel ctx (Main); only SIGINT exits 130.
-	sigint := make(chan os.Signal, 1)
+	// SIGHUP (the agent's terminal went away) ends it like SIGTERM: answers
+	// in flight, exit 0, instead of the default kill with no answer.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sigint, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	ready, mainReady := make(chan struct{}), f.signalsReady
 	go func() {
 		if mainReady != nil {
@@ -103,10 +107,19 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 		}
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 		signal.Notify(sigint, os.Interrupt)
+		signal.Notify(hup, syscall.SIGHUP)
 		close(ready)
+	}()
+	go func() {
+		select {
+		case <-hup:
+			cancel()
+		case <-ctx.Done():
+		}
 	}()
 	f.signalsReady = ready
 	defer signal.Stop(sigint)
+	defer signal.Stop(hup)
 	srv, closeFn, err := f.mcpServer(opts)
 	if err != nil {
 		return err
