@@ -46,7 +46,7 @@ type loamsInfo struct {
 // agent that misses a tool can tell the user why.
 type accessInfo struct {
 	Mode  string   `json:"mode"`
-	Tools []string `json:"tools"`
+	Tools []string `json:"tools,omitempty"` // omitted when all eight are exposed
 }
 
 func (s *Server) loamsInfoTool() tool {
@@ -64,9 +64,6 @@ func (s *Server) loamsInfo(ctx context.Context, _ loamsInfoInput) (loamsInfo, er
 	b := s.opts.Build
 	info := loamsInfo{Version: b.Version, Commit: b.Commit, DocsVersion: b.Version, Home: s.opts.Home.Dir, OutputSchema: 1,
 		Access: accessInfo{Mode: s.opts.Access.mode(), Tools: s.opts.Access.Tools}}
-	if info.Access.Tools == nil {
-		info.Access.Tools = ToolNames()
-	}
 	info.Stacks = countStacks(s.opts.Home.StacksDir())
 	// The server binary: found and asked locally (cached by path, size and
 	// mtime), never downloaded; none found is null, not an error.

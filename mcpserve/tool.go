@@ -34,6 +34,9 @@ type toolSpec[In, Out any] struct {
 	// Schema adjusts the inferred input schema: enums, bounds, defaults.
 	Schema func(s *jsonschema.Schema)
 	Run    func(ctx context.Context, in In) (Out, error)
+	// Text renders the result for the text block most hosts show the
+	// model; nil means the same compact JSON as structuredContent.
+	Text func(Out) string
 }
 
 // truncatable results can shed items to fit under the cap; Truncate drops
@@ -77,6 +80,8 @@ func newTool[In, Out any](spec toolSpec[In, Out]) tool {
 		if err == nil {
 			if out, err := spec.Run(ctx, in); err != nil {
 				res = failure(forAgent(spec.Name, err))
+			} else if spec.Text != nil {
+				res = successAs(out, func() string { return spec.Text(out) })
 			} else {
 				res = success(out)
 			}
@@ -173,11 +178,19 @@ func failure(err error) *mcp.CallToolResult {
 	return res
 }
 
-func success(out any) *mcp.CallToolResult {
+func success(out any) *mcp.CallToolResult { return successAs(out, nil) }
+
+// successAs is success with the text block rendered by text (read after
+// each truncation) instead of the JSON.
+func successAs(out any, text func() string) *mcp.CallToolResult {
 	for {
 		res := structured(out)
-		text := res.Content[0].(*mcp.TextContent).Text
-		if len(text) <= resultCap {
+		size := len(res.StructuredContent.(json.RawMessage))
+		if text != nil {
+			res.Content = []mcp.Content{&mcp.TextContent{Text: text()}}
+			size = max(size, len(res.Content[0].(*mcp.TextContent).Text))
+		}
+		if size <= resultCap {
 			return res
 		}
 		t, ok := out.(truncatable)
@@ -189,9 +202,9 @@ func success(out any) *mcp.CallToolResult {
 
 // structured puts v in structuredContent and the same JSON in one text item.
 func structured(v any) *mcp.CallToolResult {
-	data, err := json.Marshal(v)
+	data, err := marshal(v)
 	if err != nil {
-		data = []byte(`{"error":"internal","message":"result could not be encoded","hint":"this is a bug in loams"}`)
+		data = []byte(`{"error":"internal","message":"result could not be encoded","hint":"ask the user to report this bug in loams"}`)
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}},

@@ -128,3 +128,15 @@ func TestTextRowsInTextMode(t *testing.T) {
 		t.Fatalf("table: %q %v", b.String(), err)
 	}
 }
+
+// Issue 22: JSON output is not HTML-escaped ("<redacted>", "a && b").
+func TestWriteJSONNoHTMLEscaping(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	if err := WriteJSON(&b, map[string]string{"v": "<redacted> & more"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"v\": \"<redacted> & more\"\n}\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
