@@ -24,7 +24,24 @@ const (
 	referenceWeight = 0.4
 	introWeight     = 0.6
 	headingBonus    = 2.0
+	pairBoost       = 1.2
+	// phraseCandidates is how many leading sections the phrase boosts look at.
+	phraseCandidates = 60
 )
+
+// wordPairs are the query's adjacent words, both outside the stop words:
+// "my app gets connection refused" → "app gets", "gets connection",
+// "connection refused".
+func wordPairs(phrase string) []string {
+	words := strings.Fields(phrase)
+	var out []string
+	for i := 1; i < len(words); i++ {
+		if !stopWords()[words[i-1]] && !stopWords()[words[i]] {
+			out = append(out, words[i-1]+" "+words[i])
+		}
+	}
+	return out
+}
 
 // Index is an in-memory BM25F index over sections: postings per term with
 // the term's frequency in each field.
@@ -199,18 +216,20 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 	}
 	phrase := strings.ToLower(strings.Join(strings.Fields(query), " "))
-	hits := make([]Hit, 0, len(scores))
+	pairs := wordPairs(phrase)
+	type scored struct {
+		doc   int32
+		score float64
+	}
+	ranked := make([]scored, 0, len(scores))
 	for i, s := range scores {
 		d := ix.docs[i]
 		// Sections that match every query word beat those that match one
-		// word many times; an exact phrase beats both.
+		// word many times; an exact phrase beats both (below).
 		s *= matched[i] / weightSum
 		s *= 1 + headingBonus*inHeading[i]/weightSum // the section's own heading names what was asked
 		if inTitle[i] == len(qterms) {
 			s *= titleBoost // the heading says it all: "Port already in use"
-		}
-		if len(strings.Fields(phrase)) > 1 && strings.Contains(d.lowerText, phrase) {
-			s *= phraseBoost
 		}
 		if len(d.sec.TitlePath) == 1 && !strings.HasPrefix(d.sec.Path, "snippets/") {
 			s *= introWeight // a page's opening paragraph names its topics; its sections answer them
@@ -221,17 +240,39 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		if strings.HasPrefix(d.sec.Path, "snippets/") {
 			s *= snippetWeight // code answers "how", the guides answer "what"; get_sdk_snippet serves code
 		}
-		hits = append(hits, Hit{Section: d.sec, Score: s})
+		ranked = append(ranked, scored{i, s})
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		if a.Score != b.Score {
-			if a.Score > b.Score {
+	byScore := func(a, b scored) int {
+		if a.score != b.score {
+			if a.score > b.score {
 				return -1
 			}
 			return 1
 		}
-		return strings.Compare(a.Section.Path+a.Section.Anchor, b.Section.Path+b.Section.Anchor)
-	})
+		da, db := ix.docs[a.doc].sec, ix.docs[b.doc].sec
+		return strings.Compare(da.Path+da.Anchor, db.Path+db.Anchor)
+	}
+	slices.SortFunc(ranked, byScore)
+	// Phrases are looked for in the leading candidates only: scanning the
+	// text of every section that shares a word is most of a query's time
+	// on a large corpus, and a boost cannot lift a section from far below.
+	lead := ranked[:min(len(ranked), max(4*limit, phraseCandidates))]
+	for k := range lead {
+		text := ix.docs[lead[k].doc].lowerText
+		if len(strings.Fields(phrase)) > 1 && strings.Contains(text, phrase) {
+			lead[k].score *= phraseBoost
+		}
+		for _, p := range pairs {
+			if strings.Contains(text, p) {
+				lead[k].score *= pairBoost // "connection refused", "api key": two words as the docs put them
+			}
+		}
+	}
+	slices.SortFunc(lead, byScore)
+	hits := make([]Hit, 0, len(lead))
+	for _, r := range lead {
+		hits = append(hits, Hit{Section: ix.docs[r.doc].sec, Score: r.score})
+	}
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}
