@@ -12,6 +12,12 @@ const (
 	MaxMaxBytes     = 24 << 10
 )
 
+// relevanceFloor leaves out sections scoring under this share of the best
+// one: an answer's fourth and fifth sections were often about something
+// else that shared a word ("python" in the Flight SQL guide), and each
+// costs the model its bytes twice.
+const relevanceFloor = 0.3
+
 // Result is one search hit: a whole section (Content) when it fitted the
 // budget, else an excerpt.
 type Result struct {
@@ -77,7 +83,11 @@ func (b *Bundle) Search(query string, limit, maxBytes int) (*SearchResult, error
 	}
 	res := &SearchResult{DocsVersion: b.version, Results: []Result{}}
 	budget := maxBytes
-	for i, h := range b.index.Search(query, limit) {
+	hits := b.index.Search(query, limit)
+	for i, h := range hits {
+		if h.Score < relevanceFloor*hits[0].Score {
+			break // far below the best: noise that costs the model context
+		}
 		s := h.Section
 		r := Result{Title: s.Title(), Path: s.Path, Section: strings.Join(s.TitlePath, " › "), URI: s.URI(), PageURI: URIPrefix + s.Path,
 			URL: docURL(s.Path, s.Anchor), Score: float64(int(h.Score*1000)) / 1000, words: h.Terms}

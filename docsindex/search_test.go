@@ -239,3 +239,22 @@ func TestGuidesAnswerAgentQuestionsFirst(t *testing.T) {
 		}
 	}
 }
+
+// Sections far below the best are left out: they cost the model context.
+func TestSearchLeavesOutTheFarBelow(t *testing.T) {
+	t.Parallel()
+	res, err := Embedded("v").Search("connect to qdrant from python", 20, MaxMaxBytes)
+	if err != nil || len(res.Results) == 0 {
+		t.Fatal(err)
+	}
+	all := Embedded("v")
+	_ = all.load()
+	if n := len(all.index.Search("connect to qdrant from python", 20)); n <= len(res.Results) {
+		t.Fatalf("the query matches %d sections, the answer has %d: nothing was left out", n, len(res.Results))
+	}
+	for _, r := range res.Results {
+		if r.Score < relevanceFloor*res.Results[0].Score {
+			t.Errorf("%s scores %.3f, under %.0f %% of the best %.3f", r.URI, r.Score, 100*relevanceFloor, res.Results[0].Score)
+		}
+	}
+}
