@@ -18,6 +18,10 @@ import (
 type mcpServeOptions struct {
 	stack      string
 	projectDir string
+	// readOnly and tools choose the tools the server exposes (else
+	// LOAMS_MCP_TOOLS, else all eight).
+	readOnly bool
+	tools    string
 	// profile and endpoint are the global flags when the fast path parsed
 	// them (as `mcp install` writes them after `serve`).
 	profile, endpoint string
@@ -31,10 +35,13 @@ func newMCPServeCmd(f *Factory) *cli.Command {
 		Description: describe("Speaks MCP (JSON-RPC, one message per line) on stdin and stdout; logs go to\n"+
 			"stderr (warnings) and $LOAMS_HOME/logs/mcp.log. Agents start it themselves:\n"+
 			"register it with `loams mcp install --agent AGENT`.",
-			"loams mcp serve", "loams mcp serve --stack dev --project-dir ~/src/app"),
+			"loams mcp serve", "loams mcp serve --stack dev --project-dir ~/src/app", "loams mcp serve --read-only",
+			"loams mcp serve --tools search_docs,stack_status,env_export"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "stack", Usage: "stack the tools use when none is named (default: the profile's default_stack)", Destination: &opts.stack},
 			&cli.StringFlag{Name: "project-dir", Usage: "project directory for env_export and add_package", Destination: &opts.projectDir},
+			&cli.BoolFlag{Name: "read-only", Usage: "expose only the tools that change nothing (search_docs, get_sdk_snippet, loams_info, stack_status)", Destination: &opts.readOnly},
+			&cli.StringFlag{Name: "tools", Usage: "expose only these tools, comma-separated (default: all eight, or LOAMS_MCP_TOOLS)", Destination: &opts.tools},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return runMCPServe(ctx, f, opts)
@@ -68,12 +75,27 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 	if !explicit {
 		profileName = ""
 	}
+	access, err := opts.access(f.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
 	cwd, _ := os.Getwd()
 	srv, closeFn := mcpserve.New(mcpserve.Options{
 		Home: h, Getenv: f.Getenv, Profile: p, ProfileName: profileName, Stack: opts.stack, ProjectDir: opts.projectDir, Endpoint: f.Globals.Endpoint,
-		Cwd: cwd, Now: f.Now, Build: buildinfo.Get(), Stderr: f.IO.ErrOut, SignalsReady: f.signalsReady,
+		Cwd: cwd, Now: f.Now, Build: buildinfo.Get(), Stderr: f.IO.ErrOut, SignalsReady: f.signalsReady, Access: access,
 	})
 	return srv, closeFn, nil
+}
+
+// access is the tools the server exposes: the flags, else LOAMS_MCP_TOOLS
+// (for hosts whose entries carry no arguments), else all.
+func (opts *mcpServeOptions) access(getenv func(string) string) (mcpserve.Access, error) {
+	if !opts.readOnly && opts.tools == "" {
+		if v := getenv("LOAMS_MCP_TOOLS"); v != "" {
+			return mcpserve.AccessFromEnv(v)
+		}
+	}
+	return mcpserve.ParseAccess(opts.readOnly, opts.tools)
 }
 
 // ttyGreeting is for a person who ran `loams mcp serve` by hand.
@@ -86,7 +108,11 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 	// first answer waits for it. A client that closes our stdout gets EPIPE
 	// on the next write instead of a SIGPIPE kill: the server logs it and
 	// stops. SIGINT and SIGTERM both cancel ctx (Main); only SIGINT exits 130.
-	sigint := make(chan os.Signal, 1)
+	// SIGHUP (the agent's terminal went away) ends it like SIGTERM: answers
+	// in flight, exit 0, instead of the default kill with no answer.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sigint, hup := make(chan os.Signal, 1), make(chan os.Signal, 1)
 	ready, mainReady := make(chan struct{}), f.signalsReady
 	go func() {
 		if mainReady != nil {
@@ -94,10 +120,19 @@ func runMCPServe(ctx context.Context, f *Factory, opts *mcpServeOptions) error {
 		}
 		signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 		signal.Notify(sigint, os.Interrupt)
+		signal.Notify(hup, syscall.SIGHUP)
 		close(ready)
+	}()
+	go func() {
+		select {
+		case <-hup:
+			cancel()
+		case <-ctx.Done():
+		}
 	}()
 	f.signalsReady = ready
 	defer signal.Stop(sigint)
+	defer signal.Stop(hup)
 	srv, closeFn, err := f.mcpServer(opts)
 	if err != nil {
 		return err

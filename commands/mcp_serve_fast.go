@@ -7,7 +7,7 @@ import (
 )
 
 // mcpServeFastArgs recognises `loams mcp serve` with at most its own flags
-// (--stack, --project-dir) and the two globals `mcp install` writes after
+// (--stack, --project-dir, --read-only, --tools) and the two globals `mcp install` writes after
 // it (--profile, --endpoint), as agents start it on every session. Those
 // runs skip building the command tree (every command, flag and help text),
 // which is most of what the CLI does before serving; anything else — a
@@ -23,6 +23,13 @@ func mcpServeFastArgs(args []string) (*mcpServeOptions, bool) {
 		if !strings.HasPrefix(rest[0], "-") || rest[0] == "-" || rest[0] == "--" {
 			return nil, false
 		}
+		if name == "read-only" {
+			if hasValue { // --read-only=false and the like: the parser's rules
+				return nil, false
+			}
+			opts.readOnly, rest = true, rest[1:]
+			continue
+		}
 		if !hasValue {
 			if len(rest) < 2 || strings.HasPrefix(rest[1], "-") {
 				return nil, false // let the parser report the missing value
@@ -35,6 +42,8 @@ func mcpServeFastArgs(args []string) (*mcpServeOptions, bool) {
 			opts.stack = value
 		case "project-dir":
 			opts.projectDir = value
+		case "tools":
+			opts.tools = value
 		case "profile":
 			opts.profile = value
 		case "endpoint":

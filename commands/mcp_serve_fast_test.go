@@ -26,6 +26,21 @@ func TestMCPServeFastArgs(t *testing.T) {
 			t.Errorf("%q: fast=%v %+v", tt.args, ok, opts)
 		}
 	}
+	for _, tt := range []struct {
+		args     []string
+		readOnly bool
+		tools    string
+	}{
+		{[]string{"loams", "mcp", "serve", "--read-only"}, true, ""},
+		{[]string{"loams", "mcp", "serve", "--read-only", "--stack", "dev"}, true, ""},
+		{[]string{"loams", "mcp", "serve", "--tools", "search_docs,env_export"}, false, "search_docs,env_export"},
+		{[]string{"loams", "mcp", "serve", "--tools=stack_status"}, false, "stack_status"},
+	} {
+		opts, ok := mcpServeFastArgs(tt.args)
+		if !ok || opts.readOnly != tt.readOnly || opts.tools != tt.tools {
+			t.Errorf("%q: fast=%v %+v", tt.args, ok, opts)
+		}
+	}
 	for _, args := range [][]string{
 		{"loams", "mcp", "serve", "--help"},
 		{"loams", "mcp", "serve", "-h"},
@@ -35,6 +50,8 @@ func TestMCPServeFastArgs(t *testing.T) {
 		{"loams", "mcp", "serve", "extra"},
 		{"loams", "mcp", "serve", "--bogus", "1"},
 		{"loams", "mcp", "serve", "--output", "json"},
+		{"loams", "mcp", "serve", "--read-only=false"},
+		{"loams", "mcp", "serve", "--tools"},
 		{"loams", "mcp", "tools"},
 		{"loams"},
 	} {
@@ -56,7 +73,7 @@ func TestMCPServeFastArgsKnowsEveryFlag(t *testing.T) {
 		names = append(names, fl.Names()...)
 	}
 	slices.Sort(names)
-	if !slices.Equal(names, []string{"project-dir", "stack"}) {
+	if !slices.Equal(names, []string{"project-dir", "read-only", "stack", "tools"}) {
 		t.Errorf("mcp serve takes %v; teach mcpServeFastArgs the new ones", names)
 	}
 }

@@ -5,20 +5,43 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
-// BM25F parameters. The title path counts three times the body: a section
+// BM25F parameters. The title path counts five times the body: a section
 // titled "Ports" is about ports even when its body says so once.
 const (
 	k1            = 1.2
 	bTitle        = 0.3
 	bBody         = 0.75
-	titleWeight   = 3.0
+	titleWeight   = 5.0
 	phraseBoost   = 1.5
 	prefixScale   = 0.4 // a prefix match counts less than the word itself
 	snippetWeight = 0.5
 	titleBoost    = 1.5
+	// referenceWeight: the CLI reference names every command and flag, so
+	// it matches most questions a little; the guides answer them.
+	referenceWeight = 0.4
+	introWeight     = 0.6
+	headingBonus    = 2.0
+	pairBoost       = 1.2
+	// phraseCandidates is how many leading sections the phrase boosts look at.
+	phraseCandidates = 60
 )
+
+// wordPairs are the query's adjacent words, both outside the stop words:
+// "my app gets connection refused" → "app gets", "gets connection",
+// "connection refused".
+func wordPairs(phrase string) []string {
+	words := strings.Fields(phrase)
+	var out []string
+	for i := 1; i < len(words); i++ {
+		if !stopWords()[words[i-1]] && !stopWords()[words[i]] {
+			out = append(out, words[i-1]+" "+words[i])
+		}
+	}
+	return out
+}
 
 // Index is an in-memory BM25F index over sections: postings per term with
 // the term's frequency in each field.
@@ -32,6 +55,27 @@ type Index struct {
 	postings [][]posting // postings[i] are terms[i]'s
 	avgTitle float64
 	avgBody  float64
+
+	headingsOnce sync.Once
+	headings     [][]string // each section's own heading, tokenized on first search
+}
+
+// headingTerms is each section's own heading (the last of its title path)
+// as terms: the title path is one field, shared by every section of a
+// page, so this tells "Ports" from the page it is on.
+func (ix *Index) headingTerms() [][]string {
+	ix.headingsOnce.Do(func() {
+		tk := tokenizer{}
+		ix.headings = make([][]string, len(ix.docs))
+		for i, d := range ix.docs {
+			// A snippet's heading is made of its engine, language and task:
+			// it would match every "connect … from python" whole.
+			if tp := d.sec.TitlePath; len(tp) > 0 && !strings.HasPrefix(d.sec.Path, "snippets/") {
+				ix.headings[i] = tk.tokens(tp[len(tp)-1])
+			}
+		}
+	})
+	return ix.headings
 }
 
 type doc struct {
@@ -107,14 +151,23 @@ type Hit struct {
 // Search ranks sections for query; no match is an empty list.
 func (ix *Index) Search(query string, limit int) []Hit {
 	qterms := uniq(tokenize(query))
+	if topical := slices.DeleteFunc(slices.Clone(qterms), func(t string) bool { return questionWords()[t] }); len(topical) > 0 {
+		qterms = topical
+	}
 	if len(qterms) == 0 || len(ix.docs) == 0 {
 		return nil
 	}
 	scores := map[int32]float64{}
-	matched := map[int32]int{}
+	matched := map[int32]float64{} // the idf-weighted share of the query's words each section has
+	inHeading := map[int32]float64{}
+	headings := ix.headingTerms()
+	var weightSum float64
 	inTitle := map[int32]int{} // query words found in the section's title path
 	for _, qt := range qterms {
 		expansions := map[string]float64{qt: 1}
+		for _, syn := range querySynonyms()[qt] {
+			expansions[syn] = max(expansions[syn], synonymScale)
+		}
 		if ix.lookup(qt) == nil { // a word the docs never use may be the start of one they do
 			for _, t := range ix.withPrefix(qt) {
 				if t != qt {
@@ -123,7 +176,25 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			}
 		}
 		seen := map[int32]bool{}
-		for term, scale := range expansions {
+		// A word counts toward "has every word" by how rare it is: missing
+		// "app" or "need" costs little, missing "qdrant" much; a word no
+		// section has (nor a synonym or prefix of it) costs nothing.
+		weight := 0.0
+		for term := range expansions {
+			if ps := ix.lookup(term); len(ps) > 0 {
+				weight = max(weight, math.Log(1+(float64(len(ix.docs))-float64(len(ps))+0.5)/(float64(len(ps))+0.5)))
+			}
+		}
+		weightSum += weight
+		// In a fixed order: float sums in map order would tie-break
+		// near-equal sections differently from run to run.
+		terms := make([]string, 0, len(expansions))
+		for t := range expansions {
+			terms = append(terms, t)
+		}
+		slices.Sort(terms)
+		for _, term := range terms {
+			scale := expansions[term]
 			ps := ix.lookup(term)
 			idf := math.Log(1 + (float64(len(ix.docs))-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 			for _, p := range ps {
@@ -133,7 +204,10 @@ func (ix *Index) Search(query string, limit int) []Hit {
 				scores[p.doc] += scale * idf * tf / (k1 + tf)
 				if !seen[p.doc] {
 					seen[p.doc] = true
-					matched[p.doc]++
+					matched[p.doc] += weight
+					if p.title > 0 && slices.ContainsFunc(headings[p.doc], func(h string) bool { _, ok := expansions[h]; return ok }) {
+						inHeading[p.doc] += weight
+					}
 					if p.title > 0 && scale == 1 {
 						inTitle[p.doc]++
 					}
@@ -142,32 +216,63 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		}
 	}
 	phrase := strings.ToLower(strings.Join(strings.Fields(query), " "))
-	hits := make([]Hit, 0, len(scores))
+	pairs := wordPairs(phrase)
+	type scored struct {
+		doc   int32
+		score float64
+	}
+	ranked := make([]scored, 0, len(scores))
 	for i, s := range scores {
 		d := ix.docs[i]
 		// Sections that match every query word beat those that match one
-		// word many times; an exact phrase beats both.
-		s *= float64(matched[i]) / float64(len(qterms))
+		// word many times; an exact phrase beats both (below).
+		s *= matched[i] / weightSum
+		s *= 1 + headingBonus*inHeading[i]/weightSum // the section's own heading names what was asked
 		if inTitle[i] == len(qterms) {
 			s *= titleBoost // the heading says it all: "Port already in use"
 		}
-		if len(strings.Fields(phrase)) > 1 && strings.Contains(d.lowerText, phrase) {
-			s *= phraseBoost
+		if len(d.sec.TitlePath) == 1 && !strings.HasPrefix(d.sec.Path, "snippets/") {
+			s *= introWeight // a page's opening paragraph names its topics; its sections answer them
+		}
+		if strings.HasPrefix(d.sec.Path, "guides/reference/") {
+			s *= referenceWeight // a reference entry's example line must not outrank the guide that teaches it
 		}
 		if strings.HasPrefix(d.sec.Path, "snippets/") {
 			s *= snippetWeight // code answers "how", the guides answer "what"; get_sdk_snippet serves code
 		}
-		hits = append(hits, Hit{Section: d.sec, Score: s})
+		ranked = append(ranked, scored{i, s})
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		if a.Score != b.Score {
-			if a.Score > b.Score {
+	byScore := func(a, b scored) int {
+		if a.score != b.score {
+			if a.score > b.score {
 				return -1
 			}
 			return 1
 		}
-		return strings.Compare(a.Section.Path+a.Section.Anchor, b.Section.Path+b.Section.Anchor)
-	})
+		da, db := ix.docs[a.doc].sec, ix.docs[b.doc].sec
+		return strings.Compare(da.Path+da.Anchor, db.Path+db.Anchor)
+	}
+	slices.SortFunc(ranked, byScore)
+	// Phrases are looked for in the leading candidates only: scanning the
+	// text of every section that shares a word is most of a query's time
+	// on a large corpus, and a boost cannot lift a section from far below.
+	lead := ranked[:min(len(ranked), max(4*limit, phraseCandidates))]
+	for k := range lead {
+		text := ix.docs[lead[k].doc].lowerText
+		if len(strings.Fields(phrase)) > 1 && strings.Contains(text, phrase) {
+			lead[k].score *= phraseBoost
+		}
+		for _, p := range pairs {
+			if strings.Contains(text, p) {
+				lead[k].score *= pairBoost // "connection refused", "api key": two words as the docs put them
+			}
+		}
+	}
+	slices.SortFunc(lead, byScore)
+	hits := make([]Hit, 0, len(lead))
+	for _, r := range lead {
+		hits = append(hits, Hit{Section: ix.docs[r.doc].sec, Score: r.score})
+	}
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}

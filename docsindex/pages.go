@@ -145,5 +145,9 @@ func notFound(ref, known string) *errs.Error {
 	if len(ref) > 200 { // never echo more than 200 characters of bad input
 		ref = ref[:200] + "…"
 	}
-	return errs.New(errs.Usage, hint, "no docs page or section %q", ref).Wrap(fs.ErrNotExist)
+	e := errs.New(errs.Usage, hint, "no docs page or section %q", ref).Wrap(fs.ErrNotExist)
+	if known == "" {
+		e.ForAgent(errs.ToolCall("search_docs", map[string]any{"query": "WORDS"}) + "; its results name the uris to read")
+	}
+	return e
 }

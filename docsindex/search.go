@@ -12,13 +12,22 @@ const (
 	MaxMaxBytes     = 24 << 10
 )
 
+// relevanceFloor leaves out sections scoring under this share of the best
+// one: an answer's fourth and fifth sections were often about something
+// else that shared a word ("python" in the Flight SQL guide), and each
+// costs the model its bytes twice.
+const relevanceFloor = 0.3
+
 // Result is one search hit: a whole section (Content) when it fitted the
 // budget, else an excerpt.
 type Result struct {
-	Title   string  `json:"title" jsonschema:"the page's title"`
-	Path    string  `json:"path" jsonschema:"the page in the docs bundle, e.g. guides/engines/qdrant.md"`
-	Section string  `json:"section" jsonschema:"the section's title path, e.g. Qdrant API › Connect with qdrant-client"`
-	URI     string  `json:"uri" jsonschema:"the section as an MCP resource: loams://docs/<path>#<anchor>"`
+	Title   string `json:"title" jsonschema:"the page's title"`
+	Path    string `json:"path" jsonschema:"the page in the docs bundle, e.g. guides/engines/qdrant.md"`
+	Section string `json:"section" jsonschema:"the section's title path, e.g. Qdrant API › Connect with qdrant-client"`
+	URI     string `json:"uri" jsonschema:"the section as an MCP resource: loams://docs/<path>#<anchor>"`
+	// PageURI is the page as resources/list names it: hosts that read
+	// only exact listed URIs (Gemini CLI) cannot read a #section one.
+	PageURI string  `json:"page_uri" jsonschema:"the whole page as an MCP resource, exactly as resources/list names it"`
 	URL     string  `json:"url" jsonschema:"the section on the docs website"`
 	Score   float64 `json:"score" jsonschema:"relevance; higher is better"`
 	Content string  `json:"content,omitempty" jsonschema:"the whole section as Markdown, line breaks and code fences intact"`
@@ -74,9 +83,13 @@ func (b *Bundle) Search(query string, limit, maxBytes int) (*SearchResult, error
 	}
 	res := &SearchResult{DocsVersion: b.version, Results: []Result{}}
 	budget := maxBytes
-	for i, h := range b.index.Search(query, limit) {
+	hits := b.index.Search(query, limit)
+	for i, h := range hits {
+		if h.Score < relevanceFloor*hits[0].Score {
+			break // far below the best: noise that costs the model context
+		}
 		s := h.Section
-		r := Result{Title: s.Title(), Path: s.Path, Section: strings.Join(s.TitlePath, " › "), URI: s.URI(),
+		r := Result{Title: s.Title(), Path: s.Path, Section: strings.Join(s.TitlePath, " › "), URI: s.URI(), PageURI: URIPrefix + s.Path,
 			URL: docURL(s.Path, s.Anchor), Score: float64(int(h.Score*1000)) / 1000, words: h.Terms}
 		md := s.Markdown()
 		switch {

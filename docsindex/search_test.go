@@ -217,3 +217,44 @@ func TestSnippetNotFoundSuggests(t *testing.T) {
 		t.Errorf("the default task: %+v %v", s, err)
 	}
 }
+
+// Issue 22: the guide that teaches a topic ranks above a reference page
+// whose example line holds the query's words, and a question about
+// setting up an app is answered by getting started, not remote deployments.
+func TestGuidesAnswerAgentQuestionsFirst(t *testing.T) {
+	t.Parallel()
+	b := Embedded("v")
+	for _, tt := range []struct{ query, want string }{
+		{"qdrant port python", "guides/engines/qdrant.md#qdrant-port-and-variables"},
+		{"how do I set up a node app", "guides/getting-started.md#"},
+		{"install the loams server", "guides/server.md#install-it"},
+		{"check that my setup is healthy", "guides/server.md#check-everything"},
+	} {
+		res, err := b.Search(tt.query, 3, 0)
+		if err != nil || len(res.Results) == 0 {
+			t.Fatalf("%q: %v", tt.query, err)
+		}
+		if got := res.Results[0].URI; !strings.HasPrefix(got, URIPrefix+tt.want) {
+			t.Errorf("%q: first result %s, want %s", tt.query, got, tt.want)
+		}
+	}
+}
+
+// Sections far below the best are left out: they cost the model context.
+func TestSearchLeavesOutTheFarBelow(t *testing.T) {
+	t.Parallel()
+	res, err := Embedded("v").Search("connect to qdrant from python", 20, MaxMaxBytes)
+	if err != nil || len(res.Results) == 0 {
+		t.Fatal(err)
+	}
+	all := Embedded("v")
+	_ = all.load()
+	if n := len(all.index.Search("connect to qdrant from python", 20)); n <= len(res.Results) {
+		t.Fatalf("the query matches %d sections, the answer has %d: nothing was left out", n, len(res.Results))
+	}
+	for _, r := range res.Results {
+		if r.Score < relevanceFloor*res.Results[0].Score {
+			t.Errorf("%s scores %.3f, under %.0f %% of the best %.3f", r.URI, r.Score, 100*relevanceFloor, res.Results[0].Score)
+		}
+	}
+}

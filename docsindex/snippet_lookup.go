@@ -54,7 +54,11 @@ func (b *Bundle) Snippet(engine, language, task string) (*Snippet, error) {
 			hint = "no " + language + " snippets for " + engine + " yet; `loams docs search " + engine + " " + language + "` finds the guide"
 		}
 	}
-	return nil, errs.New(errs.SnippetNotFound, hint, "no %s snippet for %s in %s", short(task), short(engine), short(language)).
+	agent := hint + "; then call get_sdk_snippet again"
+	if strings.Contains(hint, "`loams docs search") {
+		agent = "no " + language + " snippets for " + engine + " yet: " + errs.ToolCall("search_docs", map[string]any{"query": engine + " " + language})
+	}
+	return nil, errs.New(errs.SnippetNotFound, hint, "no %s snippet for %s in %s", short(task), short(engine), short(language)).ForAgent(agent).
 		With("engine", short(engine)).With("language", short(language)).With("task", short(task))
 }
 

@@ -71,7 +71,7 @@ func apply(steps []step) error {
 func writeError(path string, err error) *errs.Error {
 	var coded *errs.Error
 	if errors.As(err, &coded) {
-		return errs.New(coded.Code, coded.Hint, "%s; nothing was written", coded.Message).With("path", path).Wrap(err)
+		return errs.New(coded.Code, coded.Hint, "%s; nothing was written", coded.Message).With("path", path).ForAgent(coded.AgentHint).Wrap(err)
 	}
 	if errors.Is(err, syscall.ENOSPC) {
 		return errs.New(errs.DiskFull, "free some space on the disk that holds "+path+" and run the command again",

@@ -95,7 +95,8 @@ func Export(ctx context.Context, s Stack, t Target) (Result, error) {
 	if len(keyFiles) == 1 && len(mergeFiles) == 1 && keyFiles[0] == mergeFiles[0] {
 		// Replacing and merging one file: the merge would undo the replace.
 		return Result{}, errs.New(errs.Usage, "write .env.loams and merge into another file, e.g. --write .env.loams --merge .env",
-			"%s is both the file to write and the file to merge into", shown(t.Root, t.Merge)).With("path", t.Merge)
+			"%s is both the file to write and the file to merge into", shown(t.Root, t.Merge)).With("path", t.Merge).
+			ForAgent(errs.ToolCall("env_export", map[string]any{"path": ".env.loams", "merge_into": ".env"}))
 	}
 	keyFiles = append(keyFiles, mergeFiles...)
 	if t.Gitignore && len(keyFiles) > 0 {

@@ -83,5 +83,6 @@ func (s Stack) block(eol, last string) string {
 func conflict(path, format string, args ...any) error {
 	return errs.New(errs.FileConflict, "fix the loams markers in "+path+" by hand (keep one `"+
 		"# >>> loams (stack NAME) >>>` … `"+BlockEnd+"` pair per stack), then run the command again",
-		"%s: "+format, append([]any{path}, args...)...).With("path", path)
+		"%s: "+format, append([]any{path}, args...)...).With("path", path).
+		ForAgent("ask the user to fix the loams markers in " + path + " by hand (one `# >>> loams (stack NAME) >>>` … `" + BlockEnd + "` pair per stack), then call env_export again")
 }

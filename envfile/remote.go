@@ -34,7 +34,7 @@ func RemoteEnv(r Remote, key secret.Secret) (Stack, error) {
 	if key.IsZero() {
 		return Stack{}, errs.New(errs.Unauthenticated, "log in first: `loams login --with-api-key --profile "+r.Profile+"` (the key is read from stdin)",
 			"profile %q has no stored API key for %s", r.Profile, r.URL).With("profile", r.Profile).With("endpoint", r.URL).
-			ForAgent(errs.AskUser("loams login --with-api-key --profile " + r.Profile))
+			ForAgent(errs.AskUser("loams login --with-api-key --profile "+r.Profile) + " (the key never passes through you)")
 	}
 	vars := []Var{{"LOAMS_URL", r.URL}, {"LOAMS_ENDPOINT", r.URL}}
 	if r.Namespace != "" {

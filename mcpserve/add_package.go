@@ -3,8 +3,6 @@ package mcpserve
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/pkgadd"
 	"loams.dev/cli/project"
 )
@@ -22,7 +20,7 @@ func (s *Server) addPackageTool() tool {
 		Title: "Add a Loams SDK package",
 		// tools/list must stay under 6 KiB for the model: every byte here counts.
 		Description: "Add a Loams SDK or a snippet's client, pinned, with the project's package manager; do not edit manifests.",
-		Annotations: mcp.ToolAnnotations{DestructiveHint: no(), OpenWorldHint: yes()},
+		Annotations: annotations(writes, destructive, notIdempotent, openWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			p := sc.Properties["package"]
 			p.MinLength, p.MaxLength = intPtr(1), intPtr(100)

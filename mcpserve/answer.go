@@ -72,7 +72,7 @@ func (f *front) fromSDK(msg jsonrpc.Message) error {
 		if err != nil {
 			return err
 		}
-		return f.writeLine(redact.Bytes(data))
+		return f.writeLine(redact.Bytes(unescapeHTML(data)))
 	}
 	n, _ := resp.ID.Raw().(int64)
 	f.mu.Lock()
@@ -132,7 +132,7 @@ func render(c *call, resp *jsonrpc.Response) ([]byte, string) {
 	if !c.in.stateless {
 		result = withoutCacheFields(result)
 	}
-	result = redact.Bytes(result)
+	result = redact.Bytes(unescapeHTML(result))
 	line := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":%s}`, c.in.id, result)
 	return line, toolOutcome(result)
 }

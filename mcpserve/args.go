@@ -19,9 +19,10 @@ import (
 const ignoredKey = "loams/ignored_arguments"
 
 // argSchema is a tool's input schema as the decoder uses it. The published
-// schema stays closed (additionalProperties: false, as the spec asks of
-// what we advertise); the decoder is liberal in what it takes: it drops
-// unknown arguments and converts exact strings before checking.
+// schema allows extra properties (hosts check it before sending); the
+// decoder is liberal in what it takes: it drops unknown arguments and
+// converts exact strings before checking, but refuses a name that differs
+// from a real one only by case.
 type argSchema struct {
 	root     *jsonschema.Resolved
 	props    map[string]*jsonschema.Schema
@@ -60,6 +61,13 @@ func decodeArgs[In any](raw json.RawMessage, a argSchema) (In, []string, error) 
 	for name, v := range args {
 		p, known := a.props[name]
 		if !known {
+			if real := a.sameButCase(name); real != "" {
+				// "Storage" is a typo of storage, not a host's own argument:
+				// dropping it would report success for a call that did not
+				// do what was asked.
+				return in, nil, errs.New(errs.Usage, "rename "+clip(name, 100)+" to "+real,
+					"unknown argument %q: argument names are case-sensitive; did you mean %q?", clip(name, 100), real).With("field", real)
+			}
 			ignored = append(ignored, clip(name, 100))
 			delete(args, name)
 			continue
@@ -72,7 +80,7 @@ func decodeArgs[In any](raw json.RawMessage, a argSchema) (In, []string, error) 
 	}
 	for _, name := range a.required {
 		if _, ok := args[name]; !ok {
-			return in, ignored, errs.New(errs.Usage, "add "+name+" and call the tool again", "%s is required: %s", name, a.props[name].Description)
+			return in, ignored, errs.New(errs.Usage, "add "+name, "%s is required: %s", name, a.props[name].Description)
 		}
 	}
 	names := make([]string, 0, len(args))
@@ -82,7 +90,7 @@ func decodeArgs[In any](raw json.RawMessage, a argSchema) (In, []string, error) 
 	slices.Sort(names)
 	for _, name := range names {
 		if err := a.each[name].Validate(args[name]); err != nil {
-			return in, ignored, errs.New(errs.Usage, "fix "+name+" and call the tool again (tools/list has the schema)",
+			return in, ignored, errs.New(errs.Usage, "fix "+name+" (tools/list has the schema)",
 				"%s (got %s)", describe(name, a.props[name]), echo(args[name])).With("field", name)
 		}
 	}
@@ -97,6 +105,16 @@ func decodeArgs[In any](raw json.RawMessage, a argSchema) (In, []string, error) 
 		return in, ignored, errs.New(errs.Usage, "check the tool's input schema in tools/list", "the arguments do not fit the tool's schema")
 	}
 	return in, ignored, nil
+}
+
+// sameButCase is the property name differs from only by case, or "".
+func (a argSchema) sameButCase(name string) string {
+	for p := range a.props {
+		if strings.EqualFold(p, name) {
+			return p
+		}
+	}
+	return ""
 }
 
 // convert turns a string into the number or boolean the schema wants when

@@ -108,6 +108,10 @@ func TestLiberalArguments(t *testing.T) {
 		{"search_docs", map[string]any{"query": huge}, "query must be a string of 1 to 500 characters"},
 		{"search_docs", map[string]any{"query": "port", "limit": huge}, "limit must be a whole number from 1 to 20"},
 		{"stack_start", map[string]any{"name": map[string]any{"deep": huge}}, "name must be a string"},
+		// Issue 24: a real argument in another case is a typo, not a host's
+		// own argument to ignore while the call reports success.
+		{"stack_create", map[string]any{"name": "app", "Storage": "dir:data"}, `did you mean "storage"?`},
+		{"search_docs", map[string]any{"QUERY": "port"}, `did you mean "query"?`},
 	} {
 		res := a.result(c.tool, c.args)
 		out := structuredOf(res)

@@ -15,14 +15,14 @@
 //
 // One file per tool, named after it (stack_start.go). The file declares an
 // input struct whose `json` and `jsonschema` tags name and describe every
-// field (the schema is inferred from it, additionalProperties false), a
+// field (the schema is inferred from it, open to extra properties), a
 // result struct with snake_case json tags, and a method on *Server:
 //
 //	func (s *Server) stackStartTool() tool {
 //		return newTool(toolSpec[stackStartInput, stack.Description]{
 //			Name: "stack_start", Title: "Start a local stack",
 //			Description: "When to use it, an example, the limits (≤ ~400 chars).",
-//			Annotations: mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no(), OpenWorldHint: no()},
+//			Annotations: annotations(writes, notDestructive, idempotent, closedWorld),
 //			Schema:      func(s *jsonschema.Schema) { /* enums, bounds, defaults */ },
 //			Run:         s.stackStart,
 //		})

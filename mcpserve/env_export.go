@@ -3,8 +3,6 @@ package mcpserve
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/envfile"
 	"loams.dev/cli/project"
 	"loams.dev/cli/workspace"
@@ -29,7 +27,7 @@ func (s *Server) envExportTool() tool {
 		Title: "Write .env.loams",
 		Description: "Write the project's stack URLs and API key to .env.loams (0600, git-ignored), optionally merged into " +
 			".env, so the app can connect; under a remote profile, its endpoint's. Returns values with the key redacted: load the file, never ask for the key.",
-		Annotations: mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no(), OpenWorldHint: no()},
+		Annotations: annotations(writes, notDestructive, idempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")
 			sc.Properties["path"].MaxLength = intPtr(255)

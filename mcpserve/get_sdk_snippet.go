@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/docsindex"
 )
 
@@ -22,7 +20,7 @@ func (s *Server) getSDKSnippetTool() tool {
 		Title: "Get a Loams code snippet",
 		Description: "Tested code for an engine and language, reading its endpoint and key from .env.loams variables, " +
 			"with the packages it needs. Use it when writing app code.",
-		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
+		Annotations: annotations(readOnly, notDestructive, idempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			sc.Properties["engine"].Enum = enumOf(engines)
 			sc.Properties["language"].Enum = enumOf(languages)

@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/serverbin"
 	"loams.dev/cli/stack"
 )
@@ -41,6 +39,14 @@ type loamsInfo struct {
 	SecretsBackend *string     `json:"secrets_backend"`
 	Stacks         int         `json:"stacks"`
 	OutputSchema   int         `json:"output_schema"`
+	Access         accessInfo  `json:"access"`
+}
+
+// accessInfo is the server's access mode and the tools it exposes, so an
+// agent that misses a tool can tell the user why.
+type accessInfo struct {
+	Mode  string   `json:"mode"`
+	Tools []string `json:"tools,omitempty"` // omitted when all eight are exposed
 }
 
 func (s *Server) loamsInfoTool() tool {
@@ -49,14 +55,15 @@ func (s *Server) loamsInfoTool() tool {
 		Title: "Loams CLI info",
 		Description: "The loams CLI version, LOAMS_HOME, the Loams server binary found, where keys are stored and the stack count. " +
 			"Use it first when a stack tool fails. Local only.",
-		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
+		Annotations: annotations(readOnly, notDestructive, idempotent, closedWorld),
 		Run:         s.loamsInfo,
 	})
 }
 
 func (s *Server) loamsInfo(ctx context.Context, _ loamsInfoInput) (loamsInfo, error) {
 	b := s.opts.Build
-	info := loamsInfo{Version: b.Version, Commit: b.Commit, DocsVersion: b.Version, Home: s.opts.Home.Dir, OutputSchema: 1}
+	info := loamsInfo{Version: b.Version, Commit: b.Commit, DocsVersion: b.Version, Home: s.opts.Home.Dir, OutputSchema: 1,
+		Access: accessInfo{Mode: s.opts.Access.mode(), Tools: s.opts.Access.Tools}}
 	info.Stacks = countStacks(s.opts.Home.StacksDir())
 	// The server binary: found and asked locally (cached by path, size and
 	// mtime), never downloaded; none found is null, not an error.

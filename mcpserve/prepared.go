@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -22,7 +23,7 @@ import (
 // speak and the client's capabilities given), else nil: the SDK answers,
 // errors included.
 func (s *Server) preparedToolsList(in *inbound) []byte {
-	if in.method != "tools/list" || s.noPrepared || generatedToolList == "" {
+	if in.method != "tools/list" || s.noPrepared || len(generatedToolDefs) == 0 {
 		return nil
 	}
 	var p struct {
@@ -33,13 +34,36 @@ func (s *Server) preparedToolsList(in *inbound) []byte {
 		return nil
 	}
 	if !in.stateless {
-		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"tools":%s}}`, in.id, generatedToolList)
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"tools":%s}}`, in.id, s.toolListJSON())
 	}
 	if string(p.Meta[metaVersion]) != `"2026-07-28"` || len(p.Meta[metaCapabilities]) == 0 {
 		return nil
 	}
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":%s},"ttlMs":%d,"cacheScope":"public","tools":%s}}`,
-		in.id, s.serverInfoJSON(), listTTL, generatedToolList)
+		in.id, s.serverInfoJSON(), listTTL, s.toolListJSON())
+}
+
+// toolDef is one tool of the prepared list.
+type toolDef struct{ name, json string }
+
+// toolListJSON is the tools array for the access mode: the prepared
+// definitions of the tools it exposes, in the SDK's order.
+func (s *Server) toolListJSON() string {
+	s.toolListOnce.Do(func() {
+		var b strings.Builder
+		b.WriteByte('[')
+		for _, d := range generatedToolDefs {
+			if s.opts.Access.allows(d.name) {
+				if b.Len() > 1 {
+					b.WriteByte(',')
+				}
+				b.WriteString(d.json)
+			}
+		}
+		b.WriteByte(']')
+		s.toolList = b.String()
+	})
+	return s.toolList
 }
 
 // serverInfoJSON is the serverInfo every 2026-07-28 result carries.
@@ -59,6 +83,8 @@ type preparedState struct {
 	noPrepared     bool // tests: let the SDK answer, to compare
 	serverInfoOnce sync.Once
 	serverInfo     []byte
+	toolListOnce   sync.Once
+	toolList       string
 }
 
 // finishAfterInitialize answers call id with line once no initialize sent

@@ -16,9 +16,10 @@ import (
 	"loams.dev/cli/internal/errs"
 )
 
-// resourcePageSize is how many docs pages one resources/list answer holds;
-// the bundle has about a hundred, so a client pages at least once.
-const resourcePageSize = 50
+// resourcePageSize is how many docs pages one resources/list answer holds:
+// all of them while the bundle is this small (about a hundred), since
+// Qwen Code and Crush read only the first page. A cursor still works.
+const resourcePageSize = 500
 
 // docsTemplate names every guide and snippet, and with #anchor a section.
 var docsTemplate = &mcp.ResourceTemplate{
@@ -92,8 +93,9 @@ func (s *Server) readDocsResource(uri string) (*mcp.ReadResourceResult, error) {
 		if len(uri) > 200 {
 			uri = uri[:200]
 		}
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, // what go-sdk v1.8 answers for a missing resource Message: "resource not found: " + err.Error(),
-			Data: mustMarshal(map[string]string{"uri": uri, "hint": errs.As(err).Hint})}
+		// CodeInvalidParams is what go-sdk v1.8 answers for a missing resource.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "resource not found: " + err.Error(),
+			Data: mustMarshal(map[string]string{"uri": uri, "hint": errs.As(err).HintFor(true)})}
 	}
 	if err != nil {
 		return nil, err

@@ -20,13 +20,17 @@ import (
 // TestGeneratedSchemasAreCurrent fails until the file is regenerated.
 
 // inferSchemas is a tool's input schema (from In's json and jsonschema tags,
-// closed, adjusted by the tool's Schema func) and its output schema.
+// open to extra properties, adjusted by the tool's Schema func) and its output schema.
 func inferSchemas[In, Out any](spec toolSpec[In, Out]) (in, out *jsonschema.Schema, err error) {
 	in, err = jsonschema.For[In](nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	in.AdditionalProperties = &jsonschema.Schema{Not: &jsonschema.Schema{}}
+	// Open: Gemini CLI and Qwen Code check arguments against the published
+	// schema before sending, so a closed one turns a host's own argument
+	// (wait_for_previous) into a client-side failure. The decoder drops
+	// unknown arguments and names them in _meta (args.go).
+	in.AdditionalProperties = nil
 	if spec.Schema != nil {
 		spec.Schema(in)
 	}

@@ -39,11 +39,26 @@ func TestGeneratedSchemasAreCurrent(t *testing.T) {
 	}
 	src.WriteString("\t}\n\treturn \"\", \"\", false\n}\n")
 	list := sdkToolsList(t)
-	if list != generatedToolList {
+	var defs []json.RawMessage
+	if err := json.Unmarshal([]byte(list), &defs); err != nil {
+		t.Fatal(err)
+	}
+	src.WriteString("\n// generatedToolDefs are the tools of tools/list as the SDK answers it, in its order.\nvar generatedToolDefs = []toolDef{\n")
+	for i, d := range defs {
+		var named struct{ Name string }
+		_ = json.Unmarshal(d, &named)
+		if i >= len(generatedToolDefs) || generatedToolDefs[i].name != named.Name || generatedToolDefs[i].json != string(d) {
+			stale = true
+		}
+		fmt.Fprintf(&src, "\t{%q, %s},\n", named.Name, strconv.Quote(string(d)))
+	}
+	if len(defs) != len(generatedToolDefs) {
 		stale = true
+	}
+	if stale {
 		t.Log("the prepared tools/list differs from the SDK's answer")
 	}
-	fmt.Fprintf(&src, "\n// generatedToolList is the tools array of tools/list as the SDK answers it.\nconst generatedToolList = %s\n", strconv.Quote(list))
+	src.WriteString("}\n")
 	if os.Getenv("LOAMS_UPDATE_GOLDEN") != "" {
 		formatted, err := format.Source(src.Bytes())
 		if err != nil {
@@ -80,7 +95,12 @@ func sdkToolsList(t *testing.T) string {
 // tools/list when sdkOnly) and returns each answer line by its id.
 func serveLines(t *testing.T, sdkOnly bool, lines ...string) map[string]string {
 	t.Helper()
-	srv, closeLog := New(Options{Home: home.Home{Dir: t.TempDir()}, Getenv: func(string) string { return "" }, Build: buildinfo.Info{Version: "1.2.3"}})
+	return serveLinesWith(t, Access{}, sdkOnly, lines...)
+}
+
+func serveLinesWith(t *testing.T, access Access, sdkOnly bool, lines ...string) map[string]string {
+	t.Helper()
+	srv, closeLog := New(Options{Home: home.Home{Dir: t.TempDir()}, Getenv: func(string) string { return "" }, Build: buildinfo.Info{Version: "1.2.3"}, Access: access})
 	defer closeLog()
 	srv.noPrepared = sdkOnly
 	var out bytes.Buffer
@@ -112,6 +132,15 @@ func TestPreparedToolsListEqualsTheSDKs(t *testing.T) {
 	for _, id := range []string{"2", "3", `"x"`} {
 		if !jsonEqual(sdk[id], prepared[id]) {
 			t.Errorf("id %s:\n sdk:      %.300s\n prepared: %.300s", id, sdk[id], prepared[id])
+		}
+	}
+	for _, access := range []Access{{Mode: "read-only", Tools: readOnlyTools}, {Mode: "tools", Tools: []string{"env_export", "search_docs"}}} {
+		sdk, prepared := serveLinesWith(t, access, true, lines...), serveLinesWith(t, access, false, lines...)
+		if sdk["2"] != prepared["2"] || !jsonEqual(sdk["3"], prepared["3"]) {
+			t.Errorf("%v: the prepared list differs from the SDK's:\n sdk:      %.300s\n prepared: %.300s", access.Tools, sdk["2"], prepared["2"])
+		}
+		if n := strings.Count(prepared["2"], `"inputSchema"`); n != len(access.Tools) {
+			t.Errorf("%v: the prepared list has %d tools", access.Tools, n)
 		}
 	}
 	if sdk["2"] != prepared["2"] {

@@ -42,6 +42,9 @@ type Options struct {
 	// are installed; the first answer waits for it, so a client that has
 	// an answer can rely on SIGTERM ending the server cleanly.
 	SignalsReady <-chan struct{}
+	// Access is which tools the user exposes (--read-only, --tools); the
+	// zero value is all eight.
+	Access Access
 
 	extraTools []tool // test-only tools, set by this package's tests
 }
@@ -82,13 +85,25 @@ func New(opts Options) (*Server, func()) {
 	return &Server{opts: opts, log: log, stopping: stopping, stopTools: stopTools}, closeLog
 }
 
-// Tools is the fixed tool list, in the order tools/list returns it.
+// Tools is the fixed tool list the access mode exposes, in the order
+// tools/list returns it.
 func (s *Server) Tools() []*mcp.Tool {
 	var defs []*mcp.Tool
-	for _, t := range s.tools() {
+	for _, t := range s.enabledTools() {
 		defs = append(defs, t.def)
 	}
 	return defs
+}
+
+// enabledTools are the tools the access mode exposes.
+func (s *Server) enabledTools() []tool {
+	var list []tool
+	for _, t := range s.tools() {
+		if s.opts.Access.allows(t.def.Name) {
+			list = append(list, t)
+		}
+	}
+	return list
 }
 
 // tools lists every tool; one line per tool file.
@@ -124,6 +139,7 @@ func (s *Server) mcpServer() *mcp.Server {
 	})
 	s.addDocsResources(srv)
 	s.addToolsOnDemand(srv)
+	srv.AddReceivingMiddleware(s.refuseDisabled)
 	return srv
 }
 
@@ -153,7 +169,7 @@ func (s *Server) stoppable(h mcp.ToolHandler) mcp.ToolHandler {
 // first), ctx is cancelled (SIGTERM, SIGINT: work in flight is cancelled
 // and answered), or stdout closes. Each is a clean exit.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	s.log.Info("mcp serve start", "version", s.opts.Build.Version, "home", s.opts.Home.Dir)
+	s.log.Info("mcp serve start", "version", s.opts.Build.Version, "home", s.opts.Home.Dir, "tools", s.opts.Access.mode())
 	f := newFront(out, s.log)
 	f.prepared = s.preparedToolsList
 	f.signalsReady = s.opts.SignalsReady

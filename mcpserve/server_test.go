@@ -153,7 +153,7 @@ func TestGoldenToolsList(t *testing.T) {
 	t.Logf("tools/list: %d tools, %d bytes", len(resp.Result.Tools), len(compact))
 }
 
-// Every tool declares annotations and a closed input schema with a
+// Every tool declares all four annotations and an open input schema with a
 // description on every property.
 func TestToolDefinitions(t *testing.T) {
 	t.Parallel()
@@ -171,8 +171,12 @@ func TestToolDefinitions(t *testing.T) {
 			} `json:"properties"`
 		}
 		_ = json.Unmarshal(data, &schema)
-		if schema.AdditionalProperties == nil || *schema.AdditionalProperties {
-			t.Errorf("%s: input schema must set additionalProperties:false: %s", def.Name, data)
+		if schema.AdditionalProperties != nil && !*schema.AdditionalProperties {
+			t.Errorf("%s: input schema must allow extra properties (hosts check it before sending): %s", def.Name, data)
+		}
+		a := def.Annotations
+		if a == nil || a.DestructiveHint == nil || a.OpenWorldHint == nil || a.ReadOnlyHint && (*a.DestructiveHint || !a.IdempotentHint) {
+			t.Errorf("%s: set all four hints, consistently: %+v", def.Name, a)
 		}
 		for name, p := range schema.Properties {
 			if p.Description == "" {

@@ -40,13 +40,14 @@ func startWaiting(t *testing.T) (*proc, []string, string) {
 
 // Issue 11, defect 2: SIGTERM during a stack_start that waits for
 // readiness answers the call, and the server exits 0 within 2 s. SIGINT
-// does the same with 130 and no ERROR line (issue 16, item 5).
+// does the same with 130 and no ERROR line (issue 16, item 5); SIGHUP
+// like SIGTERM (issue 24).
 func TestSignalDuringStackStart(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGTERM, 0}, {syscall.SIGINT, 130}} {
+	}{{syscall.SIGTERM, 0}, {syscall.SIGINT, 130}, {syscall.SIGHUP, 0}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			t.Parallel()
 			p, _, _ := startWaiting(t)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/project"
 	"loams.dev/cli/stack"
@@ -34,7 +32,7 @@ func (s *Server) stackCreateTool() tool {
 		Title: "Create a local stack",
 		Description: "Create and start a local stack (a Loams server on 127.0.0.1, local storage). Use it when stack_status " +
 			"shows none for the project, then call env_export. Binds an unbound project (loams.toml). At most 8 stacks; needs the server installed.",
-		Annotations: mcp.ToolAnnotations{DestructiveHint: no(), OpenWorldHint: no()},
+		Annotations: annotations(writes, notDestructive, notIdempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")
 			sc.Required = []string{"name"}

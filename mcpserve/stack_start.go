@@ -3,8 +3,6 @@ package mcpserve
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/stack"
 	"loams.dev/cli/workspace"
 )
@@ -25,7 +23,7 @@ func (s *Server) stackStartTool() tool {
 		Title: "Start a local stack",
 		Description: "Start a stopped or crashed stack and wait (up to 60 s) until it is ready; a running one is returned " +
 			"as is. Errors carry the server's last log lines.",
-		Annotations: mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: no(), OpenWorldHint: no()},
+		Annotations: annotations(writes, notDestructive, idempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")
 		},

@@ -3,8 +3,6 @@ package mcpserve
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/stack"
 	"loams.dev/cli/workspace"
@@ -38,7 +36,7 @@ func (s *Server) stackStatusTool() tool {
 		Description: "List local stacks (or one): state, endpoints, variable names; target is this project's stack. " +
 			"Use it before stack_create or stack_start, and when an app cannot connect. Crashed stacks include log lines. " +
 			"A remote profile's endpoint is listed too (kind \"remote\").",
-		Annotations: mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: no()},
+		Annotations: annotations(readOnly, notDestructive, idempotent, closedWorld),
 		Schema:      func(sc *jsonschemaSchema) { stackNameSchema(sc, "name") },
 		Run: func(ctx context.Context, in stackStatusInput) (stackStatus, error) {
 			ep, isRemote, rerr := s.remote()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -33,6 +34,9 @@ type toolSpec[In, Out any] struct {
 	// Schema adjusts the inferred input schema: enums, bounds, defaults.
 	Schema func(s *jsonschema.Schema)
 	Run    func(ctx context.Context, in In) (Out, error)
+	// Text renders the result for the text block most hosts show the
+	// model; nil means the same compact JSON as structuredContent.
+	Text func(Out) string
 }
 
 // truncatable results can shed items to fit under the cap; Truncate drops
@@ -72,10 +76,12 @@ func newTool[In, Out any](spec toolSpec[In, Out]) tool {
 			return failure(errs.New(errs.Internal, "this is a bug in loams; please report it", "the %s schema does not resolve: %v", spec.Name, err)), nil
 		}
 		in, ignored, err := decodeArgs[In](req.Params.Arguments, schema)
-		res := failure(err)
+		res := failure(forAgent(spec.Name, err))
 		if err == nil {
 			if out, err := spec.Run(ctx, in); err != nil {
-				res = failure(err)
+				res = failure(forAgent(spec.Name, err))
+			} else if spec.Text != nil {
+				res = successAs(out, func() string { return spec.Text(out) })
 			} else {
 				res = success(out)
 			}
@@ -95,6 +101,55 @@ type toolError struct {
 	Message string         `json:"message"`
 	Hint    string         `json:"hint"`
 	Details map[string]any `json:"details,omitempty"`
+}
+
+// forAgent makes err's hint one an agent can act on: a tool call or a
+// request to the user. Packages write both renderings where the CLI hint
+// names a command or a flag (errs.ForAgent); a hint that names neither
+// ("pass a file name, e.g. .env.loams") gets "then call TOOL again".
+// TestEveryErrorHintFitsAnAgent holds every code a tool returns to it.
+func forAgent(toolName string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *errs.Error
+	switch {
+	case errors.As(err, &e):
+	case errors.Is(err, context.Canceled):
+		e = errs.New(errs.Interrupted, "retry the call", "the call was cancelled")
+	case errors.Is(err, context.DeadlineExceeded):
+		e = errs.New(errs.Timeout, "retry the call", "the call timed out")
+	default:
+		e = errs.As(err)
+	}
+	hint := e.HintFor(true)
+	switch {
+	case e.Code == errs.Internal:
+		hint = "ask the user to report this bug in loams, with the message"
+	case e.Code == errs.Interrupted || e.Code == errs.Timeout && e.AgentHint == "" && !strings.Contains(hint, "`"):
+		hint = errs.ToolCall(toolName, nil) + " again"
+	case agentActionable(hint):
+		return e
+	default:
+		hint = strings.TrimRight(hint, ". ") + "; then call " + toolName + " again"
+	}
+	c := *e // errors can be shared: never edit the caller's
+	c.AgentHint = hint
+	return &c
+}
+
+// agentActionable reports whether a hint names a tool to call or asks the
+// user: what an agent can do.
+func agentActionable(hint string) bool {
+	if strings.Contains(hint, "ask the user") {
+		return true
+	}
+	for _, name := range toolNames {
+		if strings.Contains(hint, "call "+name) {
+			return true
+		}
+	}
+	return false
 }
 
 func failure(err error) *mcp.CallToolResult {
@@ -123,11 +178,19 @@ func failure(err error) *mcp.CallToolResult {
 	return res
 }
 
-func success(out any) *mcp.CallToolResult {
+func success(out any) *mcp.CallToolResult { return successAs(out, nil) }
+
+// successAs is success with the text block rendered by text (read after
+// each truncation) instead of the JSON.
+func successAs(out any, text func() string) *mcp.CallToolResult {
 	for {
 		res := structured(out)
-		text := res.Content[0].(*mcp.TextContent).Text
-		if len(text) <= resultCap {
+		size := len(res.StructuredContent.(json.RawMessage))
+		if text != nil {
+			res.Content = []mcp.Content{&mcp.TextContent{Text: text()}}
+			size = max(size, len(res.Content[0].(*mcp.TextContent).Text))
+		}
+		if size <= resultCap {
 			return res
 		}
 		t, ok := out.(truncatable)
@@ -139,9 +202,9 @@ func success(out any) *mcp.CallToolResult {
 
 // structured puts v in structuredContent and the same JSON in one text item.
 func structured(v any) *mcp.CallToolResult {
-	data, err := json.Marshal(v)
+	data, err := marshal(v)
 	if err != nil {
-		data = []byte(`{"error":"internal","message":"result could not be encoded","hint":"this is a bug in loams"}`)
+		data = []byte(`{"error":"internal","message":"result could not be encoded","hint":"ask the user to report this bug in loams"}`)
 	}
 	return &mcp.CallToolResult{
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(data)}},
@@ -149,6 +212,19 @@ func structured(v any) *mcp.CallToolResult {
 	}
 }
 
-// Pointer helpers for annotations, whose optional hints are *bool.
-func yes() *bool { t := true; return &t }
-func no() *bool  { f := false; return &f }
+// The four hints, each spelled out at every tool (the MCP guide's table
+// gives the reasons). A host may auto-approve a read-only tool or skip the
+// confirmation of a non-destructive one: when in doubt, the cautious value.
+const (
+	readOnly, writes            = true, false
+	destructive, notDestructive = true, false
+	idempotent, notIdempotent   = true, false
+	openWorld, closedWorld      = true, false
+)
+
+// annotations sets all four hints explicitly: the SDK omits a nil
+// destructiveHint or openWorldHint, and some hosts reject a tool without them.
+func annotations(readOnlyHint, destructiveHint, idempotentHint, openWorldHint bool) mcp.ToolAnnotations {
+	return mcp.ToolAnnotations{ReadOnlyHint: readOnlyHint, DestructiveHint: &destructiveHint,
+		IdempotentHint: idempotentHint, OpenWorldHint: &openWorldHint}
+}

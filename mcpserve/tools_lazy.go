@@ -18,7 +18,7 @@ func (s *Server) addToolsOnDemand(srv *mcp.Server) {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "tools/list" || method == "tools/call" {
 				once.Do(func() {
-					for _, t := range s.tools() {
+					for _, t := range s.enabledTools() {
 						srv.AddTool(t.def, s.stoppable(t.handle))
 					}
 				})

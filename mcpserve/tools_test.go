@@ -26,11 +26,17 @@ type agent struct {
 
 func newAgent(t *testing.T, extraEnv ...string) *agent {
 	t.Helper()
+	return newAgentWith(t, nil, extraEnv...)
+}
+
+// newAgentWith starts `loams mcp serve` with serveArgs after it.
+func newAgentWith(t *testing.T, serveArgs []string, extraEnv ...string) *agent {
+	t.Helper()
 	a := &agent{t: t, project: t.TempDir(), home: t.TempDir()}
 	if err := os.WriteFile(filepath.Join(a.project, "package.json"), []byte(`{"name":"app"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
+	cmd := exec.Command(testbin.Loams(t), append([]string{"mcp", "serve"}, serveArgs...)...)
 	cmd.Env = append(os.Environ(), append([]string{"LOAMS_HOME=" + a.home, "LOAMS_SECRETS=file", "CLAUDE_PROJECT_DIR=" + a.project,
 		"LOAMS_SERVER_BINARY=" + testbin.Build(t, "./internal/testserver")}, extraEnv...)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -59,16 +65,25 @@ func (a *agent) call(name string, args map[string]any) (map[string]any, bool) {
 	var out map[string]any
 	data, _ := json.Marshal(res.StructuredContent)
 	_ = json.Unmarshal(data, &out)
-	if text := res.Content[0].(*mcp.TextContent).Text; !jsonEqual(text, string(data)) {
+	text := res.Content[0].(*mcp.TextContent).Text
+	switch {
+	case name == "search_docs" && !res.IsError: // Markdown for the model (TestSearchDocsText)
+		if !strings.Contains(text, "Loams docs") {
+			a.t.Errorf("search_docs: the text block is not the Markdown rendering: %.200s", text)
+		}
+	case !jsonEqual(text, string(data)):
 		a.t.Errorf("%s: text content differs from structuredContent", name)
+	case strings.Contains(text, " ") && !strings.HasPrefix(text, "{"), strings.Contains(text, "\n  "):
+		a.t.Errorf("%s: the text block is not compact JSON: %.200s", name, text)
 	}
 	return out, res.IsError
 }
 
 func jsonEqual(a, b string) bool {
 	var x, y any
-	_ = json.Unmarshal([]byte(a), &x)
-	_ = json.Unmarshal([]byte(b), &y)
+	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
+		return false
+	}
 	xs, _ := json.Marshal(x)
 	ys, _ := json.Marshal(y)
 	return string(xs) == string(ys)
@@ -151,5 +166,31 @@ func TestAddPackageTool(t *testing.T) {
 	}
 	if argv, _ := os.ReadFile(record); !strings.Contains(string(argv), "install @loams/client") {
 		t.Errorf("npm got %q", argv)
+	}
+}
+
+// Issue 22: search_docs' text block is the sections as Markdown, each
+// under a one-line header naming its path and resource URI; the JSON stays
+// in structuredContent. No HTML escaping anywhere in the answer.
+func TestSearchDocsText(t *testing.T) {
+	t.Parallel()
+	a := newAgent(t)
+	res := a.result("search_docs", map[string]any{"query": "connect to qdrant from python"})
+	text := res.Content[0].(*mcp.TextContent).Text
+	out := structuredOf(res)
+	first := out["results"].([]any)[0].(map[string]any)
+	header := "=== " + first["section"].(string) + " (" + first["path"].(string) + ") " + first["uri"].(string) + "\n"
+	if !strings.Contains(text, header) || !strings.Contains(text, header+first["content"].(string)) {
+		t.Errorf("the first section must follow its header whole:\n%.600s", text)
+	}
+	if !strings.Contains(text, "```python\n") || strings.Contains(text, `\n`) || strings.Contains(text, `\u003c`) {
+		t.Errorf("the text block must be plain Markdown, not JSON-escaped:\n%.600s", text)
+	}
+	if data, _ := json.Marshal(res.StructuredContent); len(text) >= len(data) {
+		t.Errorf("the Markdown (%d bytes) should be smaller than the JSON (%d bytes)", len(text), len(data))
+	}
+	res = a.result("search_docs", map[string]any{"query": "zzzqqq"})
+	if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || !strings.HasPrefix(text, "No Loams docs section matched") {
+		t.Errorf("no match: %q", text)
 	}
 }

@@ -72,7 +72,8 @@ type Result struct {
 // Prepare resolves the packages, the ecosystem and the argv without running anything.
 func Prepare(req Request) (*Plan, error) {
 	if len(req.Packages) == 0 {
-		return nil, errs.New(errs.Usage, "name a package, e.g. `loams pkg add sdk`; allowed: "+strings.Join(Allowed().Logical(), ", "), "no package given")
+		return nil, errs.New(errs.Usage, "name a package, e.g. `loams pkg add sdk`; allowed: "+strings.Join(Allowed().Logical(), ", "), "no package given").
+			ForAgent(errs.ToolCall("add_package", map[string]any{"package": "sdk"}))
 	}
 	allow := Allowed()
 	var unknown []string

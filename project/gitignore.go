@@ -94,7 +94,8 @@ func inspect(root, gi string) (*IgnoreEdit, error) {
 		return nil, errs.New(errs.PathOutsideProject,
 			"replace the symlink "+gi+" with a file of the project, or add the file to .gitignore yourself (`loams env export --no-gitignore` then skips this step)",
 			"%s is a symlink that leads outside the project %s; loams neither reads nor writes through it", gi, root).
-			With("path", gi).With("project_dir", root)
+			With("path", gi).With("project_dir", root).
+			ForAgent("ask the user to replace the symlink " + gi + " with a file of the project, then call env_export again")
 	case err != nil:
 		return nil, ignoreError(gi, err)
 	}
@@ -116,7 +117,8 @@ func inspect(root, gi string) (*IgnoreEdit, error) {
 
 func ignoreError(gi string, err error) error {
 	return errs.New(errs.Forbidden, "make "+gi+" a writable file, or add the file to .gitignore yourself (`loams env export --no-gitignore` then skips this step)",
-		"cannot add to %s: %v; nothing was written", gi, errors.Unwrap(err)).With("path", gi).Wrap(err)
+		"cannot add to %s: %v; nothing was written", gi, errors.Unwrap(err)).With("path", gi).Wrap(err).
+		ForAgent("ask the user to make " + gi + " a writable file, then call env_export again")
 }
 
 // listed reports whether a .gitignore's patterns (anchored or not, the last

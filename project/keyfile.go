@@ -38,7 +38,7 @@ func CheckKeyFile(ctx context.Context, given, real string) error {
 		return errs.New(errs.Forbidden,
 			"write the key to .env.loams and load that file (with direnv: `dotenv_if_exists .env.loams` in .envrc)",
 			"`%s` is executed by %s; loams does not put the key into a file a tool runs", given, tool).
-			With("path", given)
+			With("path", given).ForAgent(errs.ToolCall("env_export", map[string]any{"path": ".env.loams"}) + " and load that file (with direnv: `dotenv_if_exists .env.loams` in .envrc)")
 	}
 	if err := safefile.CheckWritable(real); err != nil {
 		if errors.Is(err, safefile.ErrNotRegular) {
@@ -46,7 +46,8 @@ func CheckKeyFile(ctx context.Context, given, real string) error {
 		}
 		if errors.Is(err, safefile.ErrReadOnly) {
 			return errs.New(errs.Forbidden, fmt.Sprintf("run `chmod u+w %s` if loams may change it, or write .env.loams instead", given),
-				"`%s` is read-only (mode %04o); loams does not replace it", given, safefile.Mode(real, 0)).With("path", given)
+				"`%s` is read-only (mode %04o); loams does not replace it", given, safefile.Mode(real, 0)).With("path", given).
+				ForAgent(errs.ToolCall("env_export", map[string]any{"path": ".env.loams"}) + ", or " + errs.AskUser("chmod u+w "+given) + " if loams may change it")
 		}
 		return errs.New(errs.Forbidden, "check the permissions of "+given, "cannot write %s: %v", given, err).With("path", given).Wrap(err)
 	}
@@ -56,7 +57,8 @@ func CheckKeyFile(ctx context.Context, given, real string) error {
 	if Tracked(ctx, filepath.Dir(real), filepath.Base(real)) {
 		return errs.New(errs.FileTracked,
 			fmt.Sprintf("write the key to a git-ignored file such as .env.loams (the default), or stop tracking %s in git (keep it on disk) and add it to .gitignore", given),
-			"`%s` is committed; the key would be too", given).With("path", given)
+			"`%s` is committed; the key would be too", given).With("path", given).
+			ForAgent(errs.ToolCall("env_export", map[string]any{"path": ".env.loams"}) + " (git-ignored), or ask the user to stop tracking " + given + " in git")
 	}
 	return nil
 }

@@ -48,7 +48,8 @@ func Find(flagDir string, getenv func(string) string, cwd string) (string, error
 		}
 		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 			return "", errs.New(errs.Usage, "pass an existing directory with --project-dir",
-				"project directory %s does not exist", abs).With("project_dir", abs)
+				"project directory %s does not exist", abs).With("project_dir", abs).
+				ForAgent(errs.AskUser("loams mcp install --agent AGENT --project-dir DIR") + " with an existing project directory")
 		}
 		return filepath.EvalSymlinks(abs)
 	}
@@ -63,7 +64,8 @@ func Find(flagDir string, getenv func(string) string, cwd string) (string, error
 	}
 	return "", errs.New(errs.Usage, "start the agent in your project, or pass --project-dir",
 		"no project directory found from %s (looked for %s up to your home directory)", cwd, strings.Join(Markers, ", ")).
-		With("cwd", cwd).With("markers", Markers).Wrap(ErrNotFound)
+		With("cwd", cwd).With("markers", Markers).Wrap(ErrNotFound).
+		ForAgent("ask the user to start the agent in the project, or to run `loams mcp install --agent AGENT --project-dir DIR`")
 }
 
 // IsRoot reports whether dir holds one of the Markers.

@@ -185,11 +185,13 @@ func (f *Finder) explicitError(c Candidate) error {
 		return NotFound().With("path", c.Path).With("from", c.Source)
 	case f.isSelf(c.Path):
 		return errs.New(errs.Usage, "point "+c.Source+" at the Loams server binary (see `loams server list`), or run `loams server install`",
-			"%s (from %s) is the loams CLI; the server is a different program", c.Path, c.Source).With("path", c.Path).With("from", c.Source)
+			"%s (from %s) is the loams CLI; the server is a different program", c.Path, c.Source).With("path", c.Path).With("from", c.Source).
+			ForAgent(errs.AskUser("loams server install") + " and to point " + c.Source + " at the server")
 	}
 	return errs.New(errs.ServerBinaryNotFound, "point "+c.Source+" at the Loams server binary, or run `loams server install`",
 		"%s (from %s) is not a Loams server: %s", c.Path, c.Source, strings.TrimPrefix(c.SkippedBecause, "not a Loams server: ")).
-		With("path", c.Path).With("from", c.Source)
+		With("path", c.Path).With("from", c.Source).
+		ForAgent(errs.AskUser("loams server install") + " and to point " + c.Source + " at the server")
 }
 
 // NotFound is server_binary_not_found with the ways forward that work

@@ -59,7 +59,7 @@ func Probe(ctx context.Context, h home.Home, path string) (*Server, error) {
 	}
 	if !b.IsServer {
 		return nil, errs.New(errs.ServerBinaryNotFound, "point the stack at a Loams server binary (`loams server list` shows what loams found), or run `loams server install`",
-			"%s is not a Loams server: %s", path, b.Why).With("path", path)
+			"%s is not a Loams server: %s", path, b.Why).With("path", path).ForAgent(errs.AskUser("loams server install"))
 	}
 	return &Server{b}, nil
 }
@@ -115,7 +115,8 @@ func (sv *Supervisor) UseCurrentServer(ctx context.Context, name string) (*Spec,
 	for _, e := range s.engines() {
 		if !srv.Available(e) {
 			return nil, errs.New(errs.FeatureNotInServer, "keep the stack on its server (restart without --upgrade), or recreate it without "+e.Name,
-				"%s has no %s flag, which stack %q needs for %s", bin, e.Listeners[0].Flag, name, e.Name).With("engine", e.Name)
+				"%s has no %s flag, which stack %q needs for %s", bin, e.Listeners[0].Flag, name, e.Name).With("engine", e.Name).
+				ForAgent(errs.AskUser("loams stack start --name "+name) + " (it keeps the stack on its server)")
 		}
 	}
 	s.ServerBinary, s.ServerVersion = bin, srv.Version

@@ -63,7 +63,8 @@ func (sv *Supervisor) Create(ctx context.Context, o CreateOptions) (*Description
 	for _, name := range engines {
 		if e, _ := EngineByName(name); !srv.Available(e) {
 			return nil, errs.New(errs.FeatureNotInServer, "install a newer Loams server, or leave "+name+" out of --engines",
-				"%s has no %s flag", bin, e.Listeners[0].Flag).With("engine", name)
+				"%s has no %s flag", bin, e.Listeners[0].Flag).With("engine", name).
+				ForAgent(errs.AskUser("loams server install") + " for a newer server, or call stack_create without " + name + " in engines")
 		}
 	}
 	dir := sv.Home.Stack(o.Name)
@@ -115,7 +116,8 @@ func (sv *Supervisor) reserve(ctx context.Context, s *Spec, portBase int) (err e
 	}
 	if len(names) >= MaxStacks {
 		return errs.New(errs.TooManyStacks, "delete one you no longer need (`loams stack list`, `loams stack delete --name NAME --yes`)",
-			"this LOAMS_HOME already has %d stacks, the most it may hold", MaxStacks).With("stacks", names)
+			"this LOAMS_HOME already has %d stacks, the most it may hold", MaxStacks).With("stacks", names).
+			ForAgent(errs.AskUser("loams stack delete --name NAME --yes") + " for a stack they no longer need (details.stacks lists them)")
 	}
 	if s.Ports, err = sv.allocatePorts(s.Engines, portBase, len(names) == 0); err != nil {
 		return err
@@ -159,7 +161,8 @@ func (sv *Supervisor) reserve(ctx context.Context, s *Spec, portBase int) (err e
 func (sv *Supervisor) refuseExisting(name string) error {
 	if _, err := os.Stat(specPath(sv.Home, name)); err == nil && !abandoned(sv.Home.Stack(name)) {
 		return errs.New(errs.StackExists, "pick another name, or use it: `loams stack start --name "+name+"`",
-			"a stack named %q already exists", name).With("name", name)
+			"a stack named %q already exists", name).With("name", name).
+			ForAgent(errs.ToolCall("stack_start", map[string]any{"name": name}) + " to use it, or call stack_create with another name")
 	}
 	return nil
 }

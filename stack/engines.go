@@ -146,7 +146,8 @@ func ParseEngines(list []string, available func(Engine) bool) ([]string, error) 
 		}
 		if e.Optional && !available(e) {
 			return nil, errs.New(errs.FeatureNotInServer, "install a newer Loams server, or leave "+e.Name+" out of --engines",
-				"this server binary has no %s flag", e.Listeners[0].Flag).With("engine", e.Name)
+				"this server binary has no %s flag", e.Listeners[0].Flag).With("engine", e.Name).
+				ForAgent(errs.AskUser("loams server install") + " for a newer server, or call stack_create without " + e.Name + " in engines")
 		}
 		want[e.Name] = true
 	}

@@ -82,7 +82,8 @@ func (sv *Supervisor) allocatePorts(engines []string, base int, first bool) (map
 			return ports, nil
 		}
 	}
-	return nil, errs.New(errs.PortInUse, "free some ports between 20000 and 29999, or pass --port-base", "no free block of ports found")
+	return nil, errs.New(errs.PortInUse, "free some ports between 20000 and 29999, or pass --port-base", "no free block of ports found").
+		ForAgent("ask the user to free some ports between 20000 and 29999 (or to run `loams stack create --port-base N`)")
 }
 
 // baseTaken is --port-base's port_in_use: the engine, the port, and who

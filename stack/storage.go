@@ -50,6 +50,7 @@ func confineStorage(arg, root, loamsHome string) (Storage, error) {
 	return Storage{}, errs.New(errs.PathOutsideProject,
 		"give a path inside the project directory or LOAMS_HOME (e.g. dir:.loams-data), or ask the user to run `loams stack create --storage` themselves",
 		"storage %s resolves to %s, outside the project directory and LOAMS_HOME", arg, real).
+		ForAgent(`call stack_create with {"storage":"dir:.loams-data"} (inside the project), or `+errs.AskUser("loams stack create --storage "+arg)).
 		With("storage", arg).With("resolved", real).With("allowed", allowed)
 }
 

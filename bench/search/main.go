@@ -1,8 +1,10 @@
 // Command search compares the docs index with bleve on the same sections
 // and the same labelled queries: build time, query latency, heap, MRR@10
-// and recall@5. It lives in its own module so bleve stays out of loams.
+// recall@5 and the share of queries answered by the first result. It
+// lives in its own module so bleve stays out of loams.
 //
 //	cd bench/search && go run . [-node /usr/share/doc/nodejs/api]
+//	cd bench/search && go run . -bleve=false -node= -misses   (ranking work)
 package main
 
 import (
@@ -80,16 +82,22 @@ func main() {
 	nodeDir := flag.String("node", "/usr/share/doc/nodejs/api", "Node.js API docs (*.md or *.md.gz)")
 	rounds := flag.Int("rounds", 20, "times each query runs for the latency figures")
 	withBleve := flag.Bool("bleve", true, "run bleve beside our index (false: ours only, for quick ranking checks)")
+	flag.BoolVar(&showMisses, "misses", false, "print each query whose first result is not a wanted section")
 	flag.Parse()
 	bundle, err := docsindex.Open(docs.FS, "bench").Sections()
 	check(err)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "corpus\tsections\tqueries\tengine\tbuild\tp50\tp99\theap\tMRR@10\trecall@5\t")
+	fmt.Fprintln(tw, "corpus\tsections\tqueries\tengine\tbuild\tp50\tp99\theap\tMRR@10\trecall@5\tfirst\t")
 	engines := []string{"loams", "bleve"}
 	if !*withBleve {
 		engines = engines[:1]
 	}
 	run(tw, "bundle", bundle, readQueries("queries-bundle.tsv"), *rounds, engines)
+	run(tw, "bundle, agent questions", bundle, readQueries("queries-agent.tsv"), *rounds, engines)
+	if *nodeDir == "" {
+		tw.Flush()
+		return
+	}
 	if node, err := nodeSections(*nodeDir); err == nil && len(node) > 0 {
 		run(tw, "node-api", node, readQueries("queries-node.tsv"), *rounds, engines)
 	} else {
@@ -127,7 +135,7 @@ func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelle
 		runtime.ReadMemStats(&after)
 		heap := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 		var lat []time.Duration
-		var mrr, recall float64
+		var mrr, recall, first float64
 		for r := 0; r < rounds; r++ {
 			for _, q := range qs {
 				t := time.Now()
@@ -137,14 +145,29 @@ func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelle
 					m, rc := score(sections, got, q.want)
 					mrr += m
 					recall += rc
+					if m == 1 {
+						first++
+					} else if showMisses && name == "loams" {
+						miss(sections, q, got)
+					}
 				}
 			}
 		}
 		slices.Sort(lat)
 		n := float64(len(qs))
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%.1f MiB\t%.3f\t%.3f\t\n", corpus, len(sections), len(qs), name,
-			round(build), round(lat[len(lat)/2]), round(lat[len(lat)*99/100]), float64(heap)/(1<<20), mrr/n, recall/n)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%.1f MiB\t%.3f\t%.3f\t%.0f %%\t\n", corpus, len(sections), len(qs), name,
+			round(build), round(lat[len(lat)/2]), round(lat[len(lat)*99/100]), float64(heap)/(1<<20), mrr/n, recall/n, 100*first/n)
 		runtime.KeepAlive(e)
+	}
+}
+
+var showMisses bool
+
+// miss prints a query whose first result is not wanted, with the top three.
+func miss(sections []docsindex.Section, q labelled, got []int) {
+	fmt.Fprintf(os.Stderr, "MISS %q (want %s)\n", q.query, strings.Join(q.want, " | "))
+	for i, g := range got[:min(3, len(got))] {
+		fmt.Fprintf(os.Stderr, "   %d. %s :: %s\n", i+1, sections[g].Path, strings.Join(sections[g].TitlePath, " › "))
 	}
 }
 

@@ -4,6 +4,7 @@
 package output
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -147,13 +148,18 @@ func (p *Printer) Print(v View) error {
 }
 
 // WriteJSON writes exactly one JSON document and a newline, with every
-// known secret redacted.
+// known secret redacted. No HTML escaping: the output is read by people,
+// scripts and models, never pasted into HTML, and "\u003credacted\u003e"
+// helps none of them.
 func WriteJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err = w.Write(append(redact.Bytes(b), '\n'))
+	_, err := w.Write(redact.Bytes(b.Bytes()))
 	return err
 }
 

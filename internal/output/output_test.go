@@ -179,3 +179,15 @@ func TestTableFitsTheWidth(t *testing.T) {
 		t.Errorf("Wrap=fix cut the message:\n%s", b.String())
 	}
 }
+
+// Issue 22: JSON output is not HTML-escaped ("<redacted>", "a && b").
+func TestWriteJSONNoHTMLEscaping(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	if err := WriteJSON(&b, map[string]string{"v": "<redacted> & more"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"v\": \"<redacted> & more\"\n}\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}

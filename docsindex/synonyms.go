@@ -1,0 +1,72 @@
+package docsindex
+
+import (
+	"strings"
+	"sync"
+)
+
+// synonymScale is what a synonym counts beside the word the query used.
+const synonymScale = 0.7
+
+// synonyms maps the words developers and agents ask with to the words the
+// guides use: "node" asks for the TypeScript snippets, "vector database"
+// for Qdrant, "401" for unauthenticated. One line per concept, asked word
+// first; kept small and about this product's vocabulary only.
+var synonymLines = []string{
+	"node: typescript",
+	"nodejs: typescript",
+	"javascript: typescript",
+	"js: typescript",
+	"golang: go",
+	"postgresql: postgres pg",
+	"postgres: pg",
+	"elastic: elasticsearch",
+	"vector: qdrant",
+	"vars: variables environment",
+	"env: environment",
+	"token: key",
+	"apikey: key",
+	"credential: key",
+	"credentials: key",
+	"unauthorized: unauthenticated",
+	"401: unauthenticated",
+	"certificate: tls ca",
+	"cert: tls ca",
+	"ssl: tls",
+	"refused: unreachable",
+	"healthy: doctor check",
+	"health: doctor check",
+	"deploy: deployment",
+	"cluster: deployment",
+	"crate: crates cargo",
+	"rust: crates cargo",
+	"docker: headless container",
+	"container: headless",
+	"commit: git gitignore",
+	"committed: git gitignore",
+	"auto-approve: readonlyhint annotations",
+	"approve: readonlyhint annotations",
+	"safe: readonlyhint annotations",
+}
+
+// querySynonyms is the table above by stemmed word.
+var querySynonyms = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for _, line := range synonymLines {
+		asked, means, _ := strings.Cut(line, ":")
+		for _, a := range tokenize(asked) {
+			m[a] = append(m[a], tokenize(means)...)
+		}
+	}
+	return m
+})
+
+// questionWords are words of a question that say nothing about the topic
+// ("which env vars does my app need"); dropped from queries only.
+var questionWords = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range tokenize("need needs want should would could ever now way make let get gets getting use using used one own once look like please tell") {
+		m[w] = true
+	}
+	return m
+})
