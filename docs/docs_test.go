@@ -152,7 +152,7 @@ func TestNewcomerQueries(t *testing.T) {
 		{"port already in use", "guides/stacks#port-already-in-use"},
 		{"server binary not found", "guides/stacks#server-binary-not-found"},
 		// A flag: the sections that document it, not any page that uses it.
-		{"--wait-timeout", "guides/reference/cli#loams-stack-start|guides/reference/cli#loams-stack-create|guides/reference/cli#loams-stack-restart|guides/stacks#start-timed-out|guides/stacks#start-stop-restart"},
+		{"--wait-timeout", "guides/reference/cli#loams-stack-start|guides/reference/cli#loams-stack-create|guides/reference/cli#loams-stack-restart|guides/stacks#start-timed-out|guides/stacks#start-stop-restart|guides/output-and-errors#timeout"},
 		{"claude code", "guides/mcp/claude-code"},
 	} {
 		res, err := b.Search(tc.query, 5, 0)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -227,14 +228,15 @@ func TestGuidesAnswerAgentQuestionsFirst(t *testing.T) {
 	for _, tt := range []struct{ query, want string }{
 		{"qdrant port python", "guides/engines/qdrant.md#qdrant-port-and-variables"},
 		{"how do I set up a node app", "guides/getting-started.md#"},
-		{"install the loams server", "guides/server.md#install-it"},
+		// While no release is published, the ways that work come first.
+		{"install the loams server", "guides/server.md#the-ways-that-work-today|guides/server.md#install-a-release"},
 		{"check that my setup is healthy", "guides/server.md#check-everything"},
 	} {
 		res, err := b.Search(tt.query, 3, 0)
 		if err != nil || len(res.Results) == 0 {
 			t.Fatalf("%q: %v", tt.query, err)
 		}
-		if got := res.Results[0].URI; !strings.HasPrefix(got, URIPrefix+tt.want) {
+		if got := res.Results[0].URI; !slices.ContainsFunc(strings.Split(tt.want, "|"), func(w string) bool { return strings.HasPrefix(got, URIPrefix+w) }) {
 			t.Errorf("%q: first result %s, want %s", tt.query, got, tt.want)
 		}
 	}
