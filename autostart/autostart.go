@@ -26,11 +26,14 @@ import (
 // service manager has no working directory or PATH of the user's shell.
 type Service struct {
 	Stack string
-	Loams string            // the loams binary
-	Home  string            // LOAMS_HOME
-	Dir   string            // the stack's directory (working directory)
-	Log   string            // the stack's server.log
-	Env   map[string]string // more environment (LOAMS_SECRETS), never a secret
+	Loams string // the loams binary
+	Home  string // LOAMS_HOME
+	Dir   string // the stack's directory (working directory)
+	Log   string // the stack's server.log
+	// Server is the stack's server binary (stack.toml), which `stack run`
+	// starts: it must be absolute too.
+	Server string
+	Env    map[string]string // more environment (LOAMS_SECRETS), never a secret
 	// UserID is DOMAIN\user, whose logon starts a Windows task.
 	UserID string
 }
@@ -94,10 +97,10 @@ func OSes() []string {
 
 // Check refuses a relative path, or one the manager cannot express.
 func (p *Platform) Check(s Service) error {
-	for _, path := range []string{s.Loams, s.Home, s.Dir, s.Log} {
+	for _, path := range []string{s.Loams, s.Home, s.Dir, s.Log, s.Server} {
 		bad := !filepath.IsAbs(path) && !(p.OS == "windows" && strings.Contains(path, `:\`))
 		if bad || p.Unsafe != "" && strings.ContainsAny(path, p.Unsafe) || strings.ContainsFunc(path, unicode.IsControl) {
-			return errs.New(errs.Usage, "use paths without quotes or backslashes for LOAMS_HOME and the loams binary",
+			return errs.New(errs.Usage, "use absolute paths without quotes or backslashes for LOAMS_HOME, the loams binary and the stack's server binary",
 				"%s cannot run %q: %s wants absolute paths without %q", p.Manager, path, p.Manager, p.Unsafe).With("path", path)
 		}
 	}

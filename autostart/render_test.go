@@ -25,7 +25,7 @@ func service(t *testing.T) Service {
 		t.Fatal(err)
 	}
 	return Service{Stack: "dev", Loams: bin, Home: filepath.Join(dir, "home"), Dir: stackDir,
-		Log: filepath.Join(stackDir, "logs", "server.log"), Env: map[string]string{"LOAMS_SECRETS": "file"}, UserID: `HOST\ann`}
+		Log: filepath.Join(stackDir, "logs", "server.log"), Server: "/usr/bin/loams", Env: map[string]string{"LOAMS_SECRETS": "file"}, UserID: `HOST\ann`}
 }
 
 func TestProgramReadsBackTheBinary(t *testing.T) {

@@ -1,11 +1,13 @@
 package autostart
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -97,4 +99,21 @@ func systemdProgram(file []byte) string {
 	}
 	r := strings.NewReplacer(`\\`, `\`, `\"`, `"`, "%%", "%")
 	return r.Replace(string(m[1]))
+}
+
+// Lingering reports whether the user's manager runs without a login
+// session (`loginctl enable-linger`): without it a unit starts at login,
+// not at boot. known is false when loginctl cannot tell.
+func Lingering(ctx context.Context, r Runner, u User) (on, known bool) {
+	out, err := r.Run(ctx, []string{"loginctl", "show-user", strconv.Itoa(u.UID), "--property=Linger", "--value"})
+	if err != nil {
+		return false, false
+	}
+	switch strings.TrimSpace(out) {
+	case "yes":
+		return true, true
+	case "no":
+		return false, true
+	}
+	return false, false
 }

@@ -52,6 +52,9 @@ func describeView(d *stack.Description) ([][]string, string) {
 	rows = append(rows, []string{"server", d.ServerVersion + " (" + d.ServerBinary + ")"})
 	rows = append(rows, serverRows(d.Edition, d.Services)...)
 	rows = append(rows, []string{"data", d.DataDir}, []string{"log", d.LogPath})
+	if d.Autostart != "" {
+		rows = append(rows, []string{"autostart", d.Autostart})
+	}
 	tail := ""
 	if len(d.LogTail) > 0 {
 		tail = strings.Join(d.LogTail, "\n")
@@ -68,8 +71,12 @@ func describeText(d *stack.Description) [][]string {
 		rows = append(rows, []string{"pid", fmt.Sprint(*d.PID)}, []string{"started_at", d.StartedAt.UTC().Format(time.RFC3339)})
 	}
 	rows = append(rows, endpointText(d)...)
-	return append(rows, []string{"server_version", d.ServerVersion}, []string{"server_binary", d.ServerBinary},
+	rows = append(rows, []string{"server_version", d.ServerVersion}, []string{"server_binary", d.ServerBinary},
 		[]string{"data_dir", d.DataDir}, []string{"log_path", d.LogPath})
+	if d.Autostart != "" {
+		rows = append(rows, []string{"autostart", d.Autostart})
+	}
+	return rows
 }
 
 func endpointText(d *stack.Description) [][]string {

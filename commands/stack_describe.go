@@ -26,6 +26,7 @@ func newStackDescribeCmd(f *Factory) *cli.Command {
 			if err != nil {
 				return err
 			}
+			f.markAutostart(d)
 			return f.printStack(d)
 		},
 	}

@@ -26,6 +26,7 @@ func newStackListCmd(f *Factory) *cli.Command {
 			if err != nil {
 				return err
 			}
+			f.markAutostart(ds...)
 			return f.Printer().Print(listView(ds))
 		},
 	}
@@ -42,8 +43,8 @@ func listView(ds []*stack.Description) output.View {
 		if d.PID != nil {
 			pid = fmt.Sprint(*d.PID)
 		}
-		rows = append(rows, []string{d.Name, d.State, strings.Join(engines, ","), d.Engines[0].Endpoints["http"], pid})
+		rows = append(rows, []string{d.Name, d.State, strings.Join(engines, ","), d.Engines[0].Endpoints["http"], pid, d.Autostart})
 	}
-	return output.View{JSON: map[string]any{"stacks": ds}, Header: []string{"name", "state", "engines", "url", "pid"}, Rows: rows,
+	return output.View{JSON: map[string]any{"stacks": ds}, Header: []string{"name", "state", "engines", "url", "pid", "autostart"}, Rows: rows,
 		Empty: "no stacks yet: `loams stack create --name dev`"}
 }
