@@ -56,6 +56,7 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 		err = root.Run(ctx, versionFlagAsCommand(root, args))
 	}
 	if err == nil {
+		updateNotice(f, args)
 		return 0
 	}
 	var silent silentExit

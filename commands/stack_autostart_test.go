@@ -68,7 +68,7 @@ func TestAutostartLifecycle(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		goos, base, on, start, stop, off string
-		file                       func(env []string) string
+		file                             func(env []string) string
 	}{
 		{"linux", "27000", "systemctl --user daemon-reload\nsystemctl --user enable --now loams-stack-dev.service",
 			"systemctl --user start loams-stack-dev.service", "systemctl --user stop loams-stack-dev.service",
