@@ -71,12 +71,15 @@ func TestUpdateNoticeAtATerminal(t *testing.T) {
 	}
 
 	quiet := map[string]func() (string, int){
-		"CI":                         func() (string, int) { _, e, c, _ := atTerminal(t, append(env, "CI=true"), bin, "version"); return e, c },
-		"-o json":                    func() (string, int) { _, e, c, _ := atTerminal(t, env, bin, "version", "-o", "json"); return e, c },
-		"--no-input":                 func() (string, int) { _, e, c, _ := atTerminal(t, env, bin, "--no-input", "version"); return e, c },
-		"LOAMS_NO_UPDATE_NOTIFIER=1": func() (string, int) { _, e, c, _ := atTerminal(t, append(env, "LOAMS_NO_UPDATE_NOTIFIER=1"), bin, "version"); return e, c },
-		"mcp serve":                  func() (string, int) { _, e, c, _ := atTerminal(t, env, bin, "mcp", "serve"); return e, c },
-		"stderr not a terminal":      func() (string, int) { _, e, c := run(t, env, bin, "version"); return e, c },
+		"CI":         func() (string, int) { _, e, c, _ := atTerminal(t, append(env, "CI=true"), bin, "version"); return e, c },
+		"-o json":    func() (string, int) { _, e, c, _ := atTerminal(t, env, bin, "version", "-o", "json"); return e, c },
+		"--no-input": func() (string, int) { _, e, c, _ := atTerminal(t, env, bin, "--no-input", "version"); return e, c },
+		"LOAMS_NO_UPDATE_NOTIFIER=1": func() (string, int) {
+			_, e, c, _ := atTerminal(t, append(env, "LOAMS_NO_UPDATE_NOTIFIER=1"), bin, "version")
+			return e, c
+		},
+		"mcp serve":             func() (string, int) { _, e, c, _ := atTerminal(t, env, bin, "mcp", "serve"); return e, c },
+		"stderr not a terminal": func() (string, int) { _, e, c := run(t, env, bin, "version"); return e, c },
 	}
 	for name, runIt := range quiet {
 		resetNotified(t, lh)
