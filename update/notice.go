@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/safefile"
 	"loams.dev/cli/serverbin"
 )
 
@@ -46,12 +45,27 @@ func ReadState(path string) State {
 	return s
 }
 
+// writeState replaces the state in one rename, without fsync: it is a
+// cache (lost on a power cut, it is asked for again), and two fsyncs cost
+// a command tens of milliseconds on a slow disk.
 func writeState(h home.Home, s State) error {
 	if err := h.Ensure(); err != nil {
 		return err
 	}
 	data, _ := json.Marshal(s)
-	return safefile.Write(StatePath(h), append(data, '\n'), 0o600)
+	tmp, err := os.CreateTemp(h.Dir, ".update-check-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(append(data, '\n'))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), StatePath(h))
 }
 
 // Notifier is the once-a-day notice: it reads what the last background
