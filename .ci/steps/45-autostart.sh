@@ -2,10 +2,11 @@
 # Autostart registrations checked by the real tools: Debian's systemd for
 # `systemd-analyze verify` of the user unit, Python's plistlib for the
 # LaunchAgent. Without them the tests skip, so this stage makes sure they
-# run. A live systemd user manager does not run on this machine (PID 1 is
-# not systemd; `systemd --user` with its own XDG_RUNTIME_DIR exits 1 at
-# once): the on/off flows run against stand-ins for systemctl, launchctl
-# and schtasks that start and stop the stack as the managers would.
+# run. A live systemd user manager cannot run on this machine: PID 1 is not
+# systemd, and `systemd --user` exits 1 with "Trying to run as user
+# instance, but the system has not been booted with systemd". So the
+# on/off flows run against stand-ins for systemctl, launchctl and
+# schtasks that start and stop the stack as the managers would.
 set -euo pipefail
 if ! command -v systemd-analyze >/dev/null || ! command -v python3 >/dev/null; then
   apt-get update -qq
