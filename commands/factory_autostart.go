@@ -88,14 +88,20 @@ func (f *Factory) managed(name string) *registration {
 	return r
 }
 
-// markAutostart fills in describe's and list's `autostart`.
-func (f *Factory) markAutostart(ds ...*stack.Description) {
-	for _, d := range ds {
-		d.Autostart = "off"
-		if f.managed(d.Name) != nil {
-			d.Autostart = "on"
-		}
+// stackView is a stack as the CLI shows it: the description, plus
+// whether the service manager runs it (`stack autostart`), which the
+// stack package does not know about.
+type stackView struct {
+	*stack.Description
+	Autostart string `json:"autostart"` // on | off
+}
+
+func (f *Factory) withAutostart(d *stack.Description) stackView {
+	v := stackView{Description: d, Autostart: "off"}
+	if f.managed(d.Name) != nil {
+		v.Autostart = "on"
 	}
+	return v
 }
 
 // startManaged asks the service manager to start the stack and waits until

@@ -52,9 +52,6 @@ func describeView(d *stack.Description) ([][]string, string) {
 	rows = append(rows, []string{"server", d.ServerVersion + " (" + d.ServerBinary + ")"})
 	rows = append(rows, serverRows(d.Edition, d.Services)...)
 	rows = append(rows, []string{"data", d.DataDir}, []string{"log", d.LogPath})
-	if d.Autostart != "" {
-		rows = append(rows, []string{"autostart", d.Autostart})
-	}
 	tail := ""
 	if len(d.LogTail) > 0 {
 		tail = strings.Join(d.LogTail, "\n")
@@ -71,12 +68,8 @@ func describeText(d *stack.Description) [][]string {
 		rows = append(rows, []string{"pid", fmt.Sprint(*d.PID)}, []string{"started_at", d.StartedAt.UTC().Format(time.RFC3339)})
 	}
 	rows = append(rows, endpointText(d)...)
-	rows = append(rows, []string{"server_version", d.ServerVersion}, []string{"server_binary", d.ServerBinary},
+	return append(rows, []string{"server_version", d.ServerVersion}, []string{"server_binary", d.ServerBinary},
 		[]string{"data_dir", d.DataDir}, []string{"log_path", d.LogPath})
-	if d.Autostart != "" {
-		rows = append(rows, []string{"autostart", d.Autostart})
-	}
-	return rows
 }
 
 func endpointText(d *stack.Description) [][]string {
@@ -109,7 +102,10 @@ func engineRows(d *stack.Description, indent string) [][]string {
 
 func (f *Factory) printStack(d *stack.Description) error {
 	rows, tail := describeView(d)
-	if err := f.Printer().Print(output.View{JSON: d, Rows: rows, TextRows: describeText(d)}); err != nil {
+	v := f.withAutostart(d)
+	rows = append(rows, []string{"autostart", v.Autostart})
+	text := append(describeText(d), []string{"autostart", v.Autostart})
+	if err := f.Printer().Print(output.View{JSON: v, Rows: rows, TextRows: text}); err != nil {
 		return err
 	}
 	if tail != "" && !f.JSON() {

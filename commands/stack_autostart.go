@@ -141,9 +141,6 @@ func (f *Factory) autostartOn(ctx context.Context, r *registration, wait time.Du
 		d, err = waitRunning(ctx, sv, r.s.Stack, wait)
 		return err
 	})
-	if d != nil {
-		d.Autostart = "on"
-	}
 	return d, err
 }
 

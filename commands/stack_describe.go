@@ -26,7 +26,6 @@ func newStackDescribeCmd(f *Factory) *cli.Command {
 			if err != nil {
 				return err
 			}
-			f.markAutostart(d)
 			return f.printStack(d)
 		},
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/internal/output"
-	"loams.dev/cli/stack"
 )
 
 func newStackListCmd(f *Factory) *cli.Command {
@@ -26,13 +25,16 @@ func newStackListCmd(f *Factory) *cli.Command {
 			if err != nil {
 				return err
 			}
-			f.markAutostart(ds...)
-			return f.Printer().Print(listView(ds))
+			views := make([]stackView, len(ds))
+			for i, d := range ds {
+				views[i] = f.withAutostart(d)
+			}
+			return f.Printer().Print(listView(views))
 		},
 	}
 }
 
-func listView(ds []*stack.Description) output.View {
+func listView(ds []stackView) output.View {
 	var rows [][]string
 	for _, d := range ds {
 		var engines []string

@@ -27,9 +27,6 @@ type Description struct {
 	LogPath       string              `json:"log_path"`
 	CreatedAt     time.Time           `json:"created_at"`
 	LogTail       []string            `json:"log_tail,omitempty"` // crashed or unhealthy: what the server said last
-	// Autostart is "on" when the user's service manager runs the stack
-	// (`stack autostart`), "off" when not; the CLI fills it in.
-	Autostart string `json:"autostart,omitempty"`
 }
 
 // EngineState is one engine of a described stack.
