@@ -154,7 +154,7 @@ func TestConfigureRoundTrip(t *testing.T) {
 	}{
 		{[]string{"configure", "set", "default_stack", "dev"}, "default_stack: dev\n"},
 		{[]string{"configure", "get", "default_stack"}, "dev\n"},
-		{[]string{"-o", "text", "configure", "list"}, "ca_cert\t\tdefault\ndefault_stack\tdev\tconfig\nendpoint\t\tdefault\nnamespace\t\tdefault\noutput\ttext\tflag --output\nsecrets\tauto\tdefault\nserver_binary\t\tdefault\n"},
+		{[]string{"-o", "text", "configure", "list"}, "ca_cert\t\tdefault\ndefault_stack\tdev\tconfig\nendpoint\t\tdefault\nnamespace\t\tdefault\noutput\ttext\tflag --output\nsecrets\tauto\tdefault\nserver_binary\t\tdefault\nupdate_check\ttrue\tdefault\n"},
 		{[]string{"configure", "unset", "default_stack"}, "default_stack: \n"},
 		{[]string{"configure", "get", "default_stack"}, "\n"},
 	}

@@ -171,6 +171,8 @@ func settingSources(key string) settingSource {
 		return settingSource{env: "LOAMS_SERVER_BINARY"}
 	case "endpoint":
 		return settingSource{flag: "endpoint", env: "LOAMS_ENDPOINT"}
+	case "update_check":
+		return settingSource{def: "true"}
 	}
 	return settingSource{}
 }

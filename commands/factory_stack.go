@@ -88,7 +88,8 @@ func engineRows(d *stack.Description, indent string) [][]string {
 // stackJSON is a stack's description with the target it was chosen by.
 type stackJSON struct {
 	*stack.Description
-	Target workspace.Target `json:"target"`
+	Autostart string           `json:"autostart"` // on | off (stack autostart)
+	Target    workspace.Target `json:"target"`
 	// Bound is the loams.toml that create bound to the stack.
 	Bound string `json:"bound,omitempty"`
 }
@@ -100,7 +101,11 @@ func (f *Factory) printStack(d *stack.Description, t workspace.Target) error {
 func (f *Factory) printStackJSON(j stackJSON) error {
 	d := j.Description
 	rows, tail := describeView(d)
-	if err := f.Printer().Print(output.View{JSON: j, Rows: rows, TextRows: describeText(d)}); err != nil {
+	v := f.withAutostart(d)
+	rows = append(rows, []string{"autostart", v.Autostart})
+	text := append(describeText(d), []string{"autostart", v.Autostart})
+	j.Autostart = v.Autostart
+	if err := f.Printer().Print(output.View{JSON: j, Rows: rows, TextRows: text}); err != nil {
 		return err
 	}
 	if tail != "" && !f.JSON() {

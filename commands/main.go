@@ -62,6 +62,7 @@ func Run(ctx context.Context, f *Factory, args []string, interrupted <-chan stru
 		if jsonRequested(f, args) {
 			f.flushWarnings()
 		}
+		updateNotice(f, args)
 		return 0
 	}
 	var silent silentExit

@@ -50,6 +50,7 @@ func NewRoot(f *Factory) *cli.Command {
 			newLoginCmd(f),
 			newLogoutCmd(f),
 			newWhoAmICmd(f),
+			newUpdateCmd(f),
 			newServerCmd(f, "dev", "Run the Loams server's dev command (everything in one process)"),
 			newServerCmd(f, "standalone", "Run the Loams server's standalone command (data in object storage)"),
 			newServerCmd(f, "cluster", "Run the Loams server's cluster command"),

@@ -21,7 +21,7 @@ func newStackCmd(f *Factory) *cli.Command {
 			"loams stack create dev", "loams stack describe dev", "loams stack stop dev"),
 		Commands: []*cli.Command{
 			newStackCreateCmd(f), newStackDescribeCmd(f), newStackListCmd(f), newStackStartCmd(f), newStackStopCmd(f),
-			newStackRestartCmd(f), newStackRunCmd(f), newStackLogsCmd(f), newStackDeleteCmd(f),
+			newStackRestartCmd(f), newStackRunCmd(f), newStackLogsCmd(f), newStackDeleteCmd(f), newStackAutostartCmd(f),
 		},
 	}
 	for _, sub := range c.Commands {

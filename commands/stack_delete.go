@@ -40,6 +40,11 @@ func newStackDeleteCmd(f *Factory) *cli.Command {
 					return errs.New(errs.ConfirmationRequired, "pass --yes to delete it", "not deleted").With("name", name)
 				}
 			}
+			if r := f.managed(name); r != nil { // nothing may start it again
+				if err := f.autostartOff(ctx, r); err != nil {
+					return err
+				}
+			}
 			res, err := sv.Delete(ctx, name, keepData)
 			if err != nil {
 				return err

@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/internal/output"
-	"loams.dev/cli/stack"
 )
 
 func newStackListCmd(f *Factory) *cli.Command {
@@ -26,12 +25,16 @@ func newStackListCmd(f *Factory) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return f.Printer().Print(listView(ds))
+			views := make([]stackView, len(ds))
+			for i, d := range ds {
+				views[i] = f.withAutostart(d)
+			}
+			return f.Printer().Print(listView(views))
 		},
 	}
 }
 
-func listView(ds []*stack.Description) output.View {
+func listView(ds []stackView) output.View {
 	var rows [][]string
 	for _, d := range ds {
 		var engines []string
@@ -42,8 +45,8 @@ func listView(ds []*stack.Description) output.View {
 		if d.PID != nil {
 			pid = fmt.Sprint(*d.PID)
 		}
-		rows = append(rows, []string{d.Name, d.State, strings.Join(engines, ","), d.Engines[0].Endpoints["http"], pid})
+		rows = append(rows, []string{d.Name, d.State, strings.Join(engines, ","), d.Engines[0].Endpoints["http"], pid, d.Autostart})
 	}
-	return output.View{JSON: map[string]any{"stacks": ds}, Header: []string{"name", "state", "engines", "url", "pid"}, Rows: rows,
+	return output.View{JSON: map[string]any{"stacks": ds}, Header: []string{"name", "state", "engines", "url", "pid", "autostart"}, Rows: rows,
 		Empty: "no stacks yet: `loams stack create --name dev`"}
 }

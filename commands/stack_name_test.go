@@ -62,7 +62,7 @@ func TestStackNamePositionalAndAlias(t *testing.T) {
 		t.Errorf("describe --stack web: %d %s %s", code, out, errOut)
 	}
 	out, _, _ = loams(t, env, "stack", "describe", "web", "-o", "text")
-	checkTSV(t, out, map[string]int{"name": 2, "state": 2, "pid": 2, "started_at": 2, "endpoint": 4, "server_version": 2, "server_binary": 2, "data_dir": 2, "log_path": 2})
+	checkTSV(t, out, map[string]int{"name": 2, "state": 2, "pid": 2, "started_at": 2, "endpoint": 4, "server_version": 2, "server_binary": 2, "data_dir": 2, "log_path": 2, "autostart": 2})
 	if out, errOut, code := loams(t, env, "stack", "stop", "web", "-o", "json"); code != 0 || !strings.Contains(out, `"stopped"`) {
 		t.Errorf("stop web: %d %s %s", code, out, errOut)
 	}

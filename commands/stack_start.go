@@ -35,8 +35,14 @@ func runStackStart(ctx context.Context, f *Factory, name string, wait time.Durat
 	if err != nil {
 		return err
 	}
+	start := sv.Start
+	if r := f.managed(n); r != nil { // autostarted: the service manager starts it
+		start = func(ctx context.Context, _ string, wait time.Duration) (*stack.Description, error) {
+			return f.startManaged(ctx, r, sv, wait)
+		}
+	}
 	var d *stack.Description
-	if err := f.withProgress("starting "+n+"…", func() (err error) { d, err = sv.Start(ctx, n, wait); return err }); err != nil {
+	if err := f.withProgress("starting "+n+"…", func() (err error) { d, err = start(ctx, n, wait); return err }); err != nil {
 		return err
 	}
 	return f.printStack(d, t)

@@ -30,7 +30,7 @@ func newStackStopCmd(f *Factory) *cli.Command {
 				return err
 			}
 			var d *stack.Description
-			if err := f.withProgress("stopping "+n+"…", func() (err error) { d, err = sv.Stop(ctx, n, grace); return err }); err != nil {
+			if err := f.withProgress("stopping "+n+"…", func() (err error) { d, err = f.stopStack(ctx, sv, n, grace); return err }); err != nil {
 				return err
 			}
 			return f.printStack(d, t)
@@ -59,7 +59,7 @@ func newStackRestartCmd(f *Factory) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := f.withProgress("stopping "+n+"…", func() error { _, err := sv.Stop(ctx, n, stack.DefaultGrace); return err }); err != nil {
+			if err := f.withProgress("stopping "+n+"…", func() error { _, err := f.stopStack(ctx, sv, n, stack.DefaultGrace); return err }); err != nil {
 				return err
 			}
 			if upgrade {
@@ -72,4 +72,13 @@ func newStackRestartCmd(f *Factory) *cli.Command {
 			return runStackStart(ctx, f, n, wait)
 		},
 	}
+}
+
+// stopStack stops a stack itself, or through the service manager that
+// runs it (`stack autostart`).
+func (f *Factory) stopStack(ctx context.Context, sv *stack.Supervisor, name string, grace time.Duration) (*stack.Description, error) {
+	if r := f.managed(name); r != nil {
+		return f.stopManaged(ctx, r, sv, grace)
+	}
+	return sv.Stop(ctx, name, grace)
 }

@@ -73,3 +73,9 @@ func IsDevVersion(v string) bool {
 }
 
 var pseudo = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-.]\d{14}-[0-9a-f]{12}$`) })
+
+// Stamped reports whether the version came from -ldflags (a release
+// archive or package built by goreleaser) rather than from the module
+// version `go install …@vX.Y.Z` records: `loams update` replaces the
+// first kind of binary, and tells the second to run `go install` again.
+func Stamped() bool { return version != "" }

@@ -37,6 +37,7 @@ var Keys = map[string]func(string) error{
 	"endpoint":      validEndpoint,
 	"namespace":     validNamespace,
 	"ca_cert":       func(string) error { return nil }, // checked when read: the file may come later
+	"update_check":  oneOf("true", "false"),            // false: no update notice
 }
 
 // StackName is the shape of a stack name.
@@ -76,6 +77,8 @@ type Profile struct {
 	Namespace string            `toml:"namespace"`
 	CACert    string            `toml:"ca_cert"`
 	Endpoints map[string]string `toml:"endpoints"`
+	// UpdateCheck "false" turns the once-a-day update notice off.
+	UpdateCheck string `toml:"update_check"`
 }
 
 // Get returns the value of a known key.
@@ -95,6 +98,8 @@ func (p Profile) Get(key string) string {
 		return p.Namespace
 	case "ca_cert":
 		return p.CACert
+	case "update_check":
+		return p.UpdateCheck
 	}
 	return ""
 }

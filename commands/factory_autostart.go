@@ -1,0 +1,153 @@
+package commands
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"loams.dev/cli/autostart"
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/stack"
+)
+
+// registration is one stack's autostart registration on one platform.
+type registration struct {
+	p    *autostart.Platform
+	u    autostart.User
+	s    autostart.Service
+	file string
+	run  autostart.Runner
+}
+
+// registrationFor describes stack name's registration with goos's service
+// manager ("" = this machine's).
+func (f *Factory) registrationFor(name, goos string) (*registration, error) {
+	if goos == "" {
+		goos = runtime.GOOS
+		if t := testAutostartOS(f.Getenv); t != "" {
+			goos = t
+		}
+	}
+	p, err := autostart.For(goos)
+	if err != nil {
+		return nil, err
+	}
+	h, err := f.Home()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := stack.Load(h, name)
+	if err != nil {
+		return nil, err
+	}
+	homeDir := f.Getenv("HOME")
+	if homeDir == "" {
+		homeDir, _ = os.UserHomeDir()
+	}
+	u := autostart.User{HomeDir: homeDir, UID: os.Getuid(), Getenv: f.Getenv}
+	exe, err := f.Executable()
+	if err != nil {
+		return nil, err
+	}
+	s := autostart.Service{Stack: name, Loams: f.stableExecutable(exe), Home: abs(h.Dir), Dir: abs(spec.Dir()), Log: abs(spec.LogPath()),
+		Server: spec.ServerBinary, Env: map[string]string{}}
+	// The secret store the user chose must be the one the service reads.
+	if v := f.Getenv("LOAMS_SECRETS"); v != "" {
+		s.Env["LOAMS_SECRETS"] = v
+	}
+	if d, n := f.Getenv("USERDOMAIN"), f.Getenv("USERNAME"); n != "" {
+		s.UserID = n
+		if d != "" {
+			s.UserID = d + `\` + n
+		}
+	}
+	return &registration{p: p, u: u, s: s, file: p.File(u, s), run: autostart.Runner{}}, nil
+}
+
+func abs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// managed reports the registration of a stack that this machine's service
+// manager runs, or nil: then the stack verbs supervise it themselves.
+func (f *Factory) managed(name string) *registration {
+	r, err := f.registrationFor(name, "")
+	if err != nil || !r.p.Registered(r.u, r.s) {
+		return nil
+	}
+	return r
+}
+
+// stackView is a stack as the CLI shows it: the description, plus
+// whether the service manager runs it (`stack autostart`), which the
+// stack package does not know about.
+type stackView struct {
+	*stack.Description
+	Autostart string `json:"autostart"` // on | off
+}
+
+func (f *Factory) withAutostart(d *stack.Description) stackView {
+	v := stackView{Description: d, Autostart: "off"}
+	if f.managed(d.Name) != nil {
+		v.Autostart = "on"
+	}
+	return v
+}
+
+// startManaged asks the service manager to start the stack and waits until
+// it is ready: `stack start` of an autostarted stack, so the two
+// supervisors never fight over one server.
+func (f *Factory) startManaged(ctx context.Context, r *registration, sv *stack.Supervisor, wait time.Duration) (*stack.Description, error) {
+	d, err := sv.Describe(ctx, r.s.Stack)
+	if err != nil || d.State == stack.Running {
+		return d, err
+	}
+	// The manager reopens the log when it starts the service: rotate now.
+	if log, err := stack.OpenLog(sv.Home, r.s.Stack); err == nil {
+		log.Close()
+	}
+	if err := r.run.RunAll(ctx, r.p, r.p.Start(r.u, r.s, r.file)); err != nil {
+		return nil, err
+	}
+	return waitRunning(ctx, sv, r.s.Stack, wait)
+}
+
+// stopManaged asks the service manager to stop the stack, then clears
+// what is left (the pid file; a server the manager failed to stop).
+func (f *Factory) stopManaged(ctx context.Context, r *registration, sv *stack.Supervisor, grace time.Duration) (*stack.Description, error) {
+	if err := r.run.RunAll(ctx, r.p, r.p.Stop(r.u, r.s, r.file)); err != nil {
+		f.Notice("%v; stopping the server directly", err)
+	}
+	return sv.Stop(ctx, r.s.Stack, grace)
+}
+
+// waitRunning polls until the stack is running: fast at first (25 ms),
+// backing off to 200 ms, as `stack start` does.
+func waitRunning(ctx context.Context, sv *stack.Supervisor, name string, wait time.Duration) (*stack.Description, error) {
+	if wait <= 0 {
+		wait = stack.DefaultWait
+	}
+	deadline := time.Now().Add(wait)
+	for interval := 25 * time.Millisecond; ; interval = min(interval*2, 200*time.Millisecond) {
+		d, err := sv.Describe(ctx, name)
+		if err != nil || d.State == stack.Running {
+			return d, err
+		}
+		if time.Now().After(deadline) {
+			tail, _ := stack.Tail(d.LogPath, 20)
+			return nil, errs.New(errs.Timeout, "read `loams stack logs "+name+"` and `loams stack autostart status "+name+"`",
+				"the service manager did not bring stack %q up within %s (state: %s)", name, wait, d.State).
+				With("name", name).With("log_tail", tail)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(interval):
+		}
+	}
+}
