@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"os"
 	"sync"
 	"time"
 
@@ -126,4 +127,13 @@ func (f *Factory) Notice(format string, args ...any) {
 	if !f.Globals.Quiet && !f.JSON() {
 		f.IO.Notice(format, args...)
 	}
+}
+
+// executable is Executable, or the running binary when none was set (a
+// test's Factory): every caller gets a path, none a nil func.
+func (f *Factory) executable() (string, error) {
+	if f.Executable == nil {
+		return os.Executable()
+	}
+	return f.Executable()
 }

@@ -15,7 +15,7 @@ func (f *Factory) agentsEnv(projectDir string) (agents.Env, error) {
 	if err != nil {
 		return agents.Env{}, err
 	}
-	exe, err := f.Executable()
+	exe, err := f.executable()
 	if err != nil {
 		return agents.Env{}, err
 	}

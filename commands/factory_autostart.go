@@ -47,7 +47,7 @@ func (f *Factory) registrationFor(name, goos string) (*registration, error) {
 		homeDir, _ = os.UserHomeDir()
 	}
 	u := autostart.User{HomeDir: homeDir, UID: os.Getuid(), Getenv: f.Getenv}
-	exe, err := f.Executable()
+	exe, err := f.executable()
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func (f *Factory) serverFinder(explicit string) (*serverbin.Finder, error) {
 	}
 	fd := serverbin.NewFinder(h, f.Getenv, explicit, p.ServerBinary)
 	if f.Executable != nil {
-		if self, err := f.Executable(); err == nil {
+		if self, err := f.executable(); err == nil {
 			fd.Self = self
 		}
 	}

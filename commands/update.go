@@ -53,7 +53,7 @@ func runUpdate(ctx context.Context, f *Factory, o updateOptions) error {
 		_ = update.BackgroundCheck(ctx, h, update.BaseURL(f.Getenv), &serverbin.Fetcher{Retries: 1, Backoff: time.Second}, f.Now)
 		return nil
 	}
-	exe, err := f.Executable()
+	exe, err := f.executable()
 	if err != nil {
 		return err
 	}

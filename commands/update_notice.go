@@ -18,7 +18,7 @@ func updateNotice(f *Factory, args []string) {
 		return
 	}
 	info := buildinfo.Get()
-	exe, err := f.Executable()
+	exe, err := f.executable()
 	if err != nil {
 		return
 	}
