@@ -94,7 +94,7 @@ func Resolve(r Request) (Endpoint, error) {
 				return ep, nil
 			}
 		}
-		return Endpoint{}, errs.New(errs.StackNotFound, "`loams stack list` shows the stacks; create one with `loams stack create --name "+t.Stack+"`",
+		return Endpoint{}, errs.New(errs.StackNotFound, "`loams stack list` shows the stacks; create one with `loams stack create "+t.Stack+"`",
 			"%s names local:%s, and there is no stack %q", from, t.Stack, t.Stack).With("name", t.Stack)
 	}
 	if IsLoopback(t.URL.Hostname()) && t.URL.Scheme == "http" && t.URL.Path == "" {

@@ -116,7 +116,7 @@ func (sv *Supervisor) UseCurrentServer(ctx context.Context, name string) (*Spec,
 		if !srv.Available(e) {
 			return nil, errs.New(errs.FeatureNotInServer, "keep the stack on its server (restart without --upgrade), or recreate it without "+e.Name,
 				"%s has no %s flag, which stack %q needs for %s", bin, e.Listeners[0].Flag, name, e.Name).With("engine", e.Name).
-				ForAgent(errs.AskUser("loams stack start --name "+name) + " (it keeps the stack on its server)")
+				ForAgent(errs.AskUser("loams stack start "+name) + " (it keeps the stack on its server)")
 		}
 	}
 	s.ServerBinary, s.ServerVersion = bin, srv.Version

@@ -115,9 +115,9 @@ func (sv *Supervisor) reserve(ctx context.Context, s *Spec, portBase int) (err e
 		return err
 	}
 	if len(names) >= MaxStacks {
-		return errs.New(errs.TooManyStacks, "delete one you no longer need (`loams stack list`, `loams stack delete --name NAME --yes`)",
+		return errs.New(errs.TooManyStacks, "delete one you no longer need (`loams stack list`, `loams stack delete NAME --yes`)",
 			"this LOAMS_HOME already has %d stacks, the most it may hold", MaxStacks).With("stacks", names).
-			ForAgent(errs.AskUser("loams stack delete --name NAME --yes") + " for a stack they no longer need (details.stacks lists them)")
+			ForAgent(errs.AskUser("loams stack delete NAME --yes") + " for a stack they no longer need (details.stacks lists them)")
 	}
 	if s.Ports, err = sv.allocatePorts(s.Engines, portBase, len(names) == 0); err != nil {
 		return err
@@ -160,7 +160,7 @@ func (sv *Supervisor) reserve(ctx context.Context, s *Spec, portBase int) (err e
 
 func (sv *Supervisor) refuseExisting(name string) error {
 	if _, err := os.Stat(specPath(sv.Home, name)); err == nil && !abandoned(sv.Home.Stack(name)) {
-		return errs.New(errs.StackExists, "pick another name, or use it: `loams stack start --name "+name+"`",
+		return errs.New(errs.StackExists, "pick another name, or use it: `loams stack start "+name+"`",
 			"a stack named %q already exists", name).With("name", name).
 			ForAgent(errs.ToolCall("stack_start", map[string]any{"name": name}) + " to use it, or call stack_create with another name")
 	}

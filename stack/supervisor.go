@@ -188,9 +188,9 @@ func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited
 			return nil, sv.crashError(s, code)
 		case <-deadline.C:
 			return nil, errs.New(errs.Timeout,
-				fmt.Sprintf("the server is still starting: watch `loams stack logs --name %s`, or stop it with `loams stack stop --name %s` and start again with a longer --wait-timeout", s.Name, s.Name),
+				fmt.Sprintf("the server is still starting: watch `loams stack logs %s`, or stop it with `loams stack stop %s` and start again with a longer --wait-timeout", s.Name, s.Name),
 				"stack %q was not ready within %s", s.Name, wait).With("name", s.Name).With("log_tail", tailLines(s)).
-				ForAgent(errs.ToolCall("stack_status", map[string]any{"name": s.Name}) + " in a minute to see whether it became ready; if it did not, " + errs.AskUser("loams stack logs --name "+s.Name))
+				ForAgent(errs.ToolCall("stack_status", map[string]any{"name": s.Name}) + " in a minute to see whether it became ready; if it did not, " + errs.AskUser("loams stack logs "+s.Name))
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-tick.C:
@@ -210,7 +210,7 @@ func (s *Spec) servedBy(pid int) bool {
 }
 
 func (sv *Supervisor) crashError(s *Spec, code int) error {
-	return errs.New(errs.ServerError, fmt.Sprintf("read the log tail below or `loams stack logs --name %s`; fix the cause and run `loams stack start --name %s`", s.Name, s.Name),
+	return errs.New(errs.ServerError, fmt.Sprintf("read the log tail below or `loams stack logs %s`; fix the cause and run `loams stack start %s`", s.Name, s.Name),
 		"the server of stack %q exited while starting (exit code %d)", s.Name, code).
 		With("name", s.Name).With("exit_code", code).With("log_tail", tailLines(s)).
 		ForAgent("read details.log_tail and tell the user the cause; once it is fixed, " + errs.ToolCall("stack_start", map[string]any{"name": s.Name}))
@@ -223,7 +223,7 @@ func tailLines(s *Spec) []string {
 
 func missingKey(name, backend string) error {
 	return errs.New(errs.SecretMissing,
-		"the key is gone from the "+backend+" store; recreate the stack (`loams stack delete --name "+name+" --yes --keep-data`, then `loams stack create --name "+name+"`)",
+		"the key is gone from the "+backend+" store; recreate the stack (`loams stack delete "+name+" --yes --keep-data`, then `loams stack create "+name+"`)",
 		"stack %q has no API key in the %s store", name, backend).With("name", name).With("secrets_backend", backend).
 		ForAgent(RecreateForAgent(name))
 }
@@ -365,7 +365,7 @@ func (sv *Supervisor) Command(ctx context.Context, name string) (argv, env []str
 		return nil, nil, err
 	}
 	if state, _, _ := s.state(sv.now(), DefaultWait); state == Running || state == Starting || state == Unhealthy {
-		return nil, nil, errs.New(errs.StackRunning, "stop it first: `loams stack stop --name "+name+"`", "stack %q is already running", name).With("name", name).
+		return nil, nil, errs.New(errs.StackRunning, "stop it first: `loams stack stop "+name+"`", "stack %q is already running", name).With("name", name).
 			ForAgent(errs.ToolCall("stack_status", map[string]any{"name": name}))
 	}
 	if err := s.checkPorts(); err != nil {
@@ -399,5 +399,5 @@ func (sv *Supervisor) now() time.Time {
 // RecreateForAgent is the agent's remedy for a stack whose key is gone: only
 // the user deletes a stack; the agent then creates it again.
 func RecreateForAgent(name string) string {
-	return errs.AskUser("loams stack delete --name "+name+" --yes --keep-data") + ", then " + errs.ToolCall("stack_create", map[string]any{"name": name})
+	return errs.AskUser("loams stack delete "+name+" --yes --keep-data") + ", then " + errs.ToolCall("stack_create", map[string]any{"name": name})
 }
