@@ -17,6 +17,7 @@ import (
 
 	"aead.dev/minisign"
 
+	"loams.dev/cli/internal/archive"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/safefile"
@@ -278,5 +279,5 @@ func copyExec(src, dest string) error {
 		return errs.FromOS(err)
 	}
 	defer in.Close()
-	return writeExec(dest, in)
+	return archive.WriteExec(dest, in, maxBinary, badArchive)
 }
