@@ -43,11 +43,19 @@ func installed(t *testing.T, bin string, dir ...string) string {
 	if err := os.MkdirAll(d, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	p := filepath.Join(d, "loams")
+	// A hard link, not a copy: a file this process just wrote can still be
+	// open for writing in a child another test is forking (the fd is
+	// closed only at its exec), and running it then fails with "text file
+	// busy". loams update replaces the file by rename, never in place, so
+	// the shared inode is never written.
+	if err := os.Link(bin, p); err == nil {
+		return p
+	}
 	data, err := os.ReadFile(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(d, "loams")
 	if err := os.WriteFile(p, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
