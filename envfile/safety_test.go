@@ -327,3 +327,29 @@ func TestGitignoreEditIsUndoneWithItsMode(t *testing.T) {
 		t.Errorf(".gitignore after undo: %q mode %o", b, fi.Mode().Perm())
 	}
 }
+
+// Issue 24 (LOW): .envrc was refused while .envrc.local, .env.bashrc and
+// paths inside .git/ took the key. One rule now covers every file a shell
+// or a tool sources at its start, and git's own directory.
+func TestKeyNeverGoesToAShellSourcedOrGitFile(t *testing.T) {
+	t.Parallel()
+	proj := gitRepo(t, map[string]string{"README.md": "x\n"})
+	for _, p := range []string{".envrc.local", ".envrc.private", ".env.bashrc", ".env.zshrc", ".git/.env.loams", ".git/hooks/.env"} {
+		before := snapshot(t, proj)
+		_, err := ExportForAgent(context.Background(), devStack(), AgentRequest{ProjectDir: proj, Path: p, Version: "0.1.0", Now: at})
+		if !errs.Is(err, errs.Forbidden) {
+			t.Errorf("agent path %s: err = %v, want forbidden", p, err)
+		}
+		sameFiles(t, p, before, snapshot(t, proj))
+	}
+	for _, name := range []string{".bashrc", ".zshrc", ".profile", ".bash_profile", ".zshenv", ".npmrc", ".envrc.local"} {
+		_, err := Export(context.Background(), devStack(), Target{Merge: filepath.Join(proj, name)})
+		if !errs.Is(err, errs.Forbidden) {
+			t.Errorf("CLI --merge %s: err = %v, want forbidden", name, err)
+		}
+	}
+	// The files loams is for still take it.
+	if _, err := ExportForAgent(context.Background(), devStack(), AgentRequest{ProjectDir: proj, Path: ".env.local", Version: "0.1.0", Now: at}); err != nil {
+		t.Errorf(".env.local: %v", err)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/safefile"
@@ -17,6 +19,21 @@ import (
 // every cd). One row per tool, so adding one is adding a line.
 var executed = map[string]string{
 	".envrc": "direnv",
+	// login shells source these; none ends in "rc" (that rule is below)
+	".profile": "a login shell", ".bash_profile": "bash", ".bash_login": "bash", ".zprofile": "zsh",
+	".zshenv": "zsh", ".zlogin": "zsh", ".login": "csh",
+}
+
+// executedPatterns catch the names the table cannot list: direnv's own
+// variants (.envrc.local, sourced by source_env_if_exists) and any rc
+// file (.bashrc, .zshrc, .env.bashrc: a shell or a tool reads it at
+// start). A pattern, then the tool.
+var executedPatterns = []struct {
+	match func(name string) bool
+	tool  string
+}{
+	{func(n string) bool { return strings.HasPrefix(n, ".envrc") }, "direnv (source_env)"},
+	{func(n string) bool { return strings.HasSuffix(n, "rc") }, "a shell or another tool at its start (an rc file)"},
 }
 
 // scriptExt make any file code, whatever its base name (`.env.local.sh`).
@@ -34,6 +51,11 @@ var scriptExt = map[string]string{
 // read-only for its owner (`forbidden`: never replaced) or not a regular file.
 // given is the path as the user or the agent wrote it; real is where it leads.
 func CheckKeyFile(ctx context.Context, given, real string) error {
+	if insideGit(real) {
+		return errs.New(errs.Forbidden, "write the key to .env.loams in the project, not into git's own directory",
+			"`%s` is inside .git, which git and its hooks own; loams does not put the key there", given).
+			With("path", given).ForAgent(errs.ToolCall("env_export", map[string]any{"path": ".env.loams"}))
+	}
 	if tool, ok := executedBy(filepath.Base(real)); ok {
 		return errs.New(errs.Forbidden,
 			"write the key to .env.loams and load that file (with direnv: `dotenv_if_exists .env.loams` in .envrc)",
@@ -67,6 +89,17 @@ func executedBy(name string) (string, bool) {
 	if tool, ok := executed[name]; ok {
 		return tool, true
 	}
+	for _, p := range executedPatterns {
+		if p.match(name) {
+			return p.tool, true
+		}
+	}
 	tool, ok := scriptExt[filepath.Ext(name)]
 	return tool, ok
+}
+
+// insideGit reports a path with a .git element: the repository's own
+// files (hooks run from there), never a place for the key.
+func insideGit(real string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git")
 }
