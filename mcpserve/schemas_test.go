@@ -13,6 +13,7 @@ import (
 
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/mcpserve/front"
 )
 
 // The generated schemas are what inference from the Go types gives now.
@@ -147,12 +148,12 @@ func TestPreparedToolsListEqualsTheSDKs(t *testing.T) {
 		t.Error("the handshake's tools/list differs from the SDK's in its bytes")
 	}
 	// What the front must leave to the SDK: a cursor, a version we do not speak.
-	in := &inbound{method: "tools/list", id: json.RawMessage("1"), params: json.RawMessage(`{"cursor":"x"}`)}
+	in := front.Request{Method: "tools/list", ID: json.RawMessage("1"), Params: json.RawMessage(`{"cursor":"x"}`)}
 	if (&Server{}).preparedToolsList(in) != nil {
 		t.Error("a tools/list with a cursor was answered from the prepared list")
 	}
-	in = &inbound{method: "tools/list", id: json.RawMessage("1"), stateless: true,
-		params: json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}`)}
+	in = front.Request{Method: "tools/list", ID: json.RawMessage("1"), Stateless: true,
+		Params: json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}`)}
 	if (&Server{}).preparedToolsList(in) != nil {
 		t.Error("an unknown version was answered from the prepared list")
 	}
