@@ -25,7 +25,7 @@ import (
 // speak and the client's capabilities given), else nil: the SDK answers,
 // errors included.
 func (s *Server) preparedToolsList(in front.Request) []byte {
-	if in.Method != "tools/list" || s.noPrepared || len(generatedToolDefs) == 0 {
+	if in.Method != "tools/list" || s.opts.noPrepared || len(generatedToolDefs) == 0 {
 		return nil
 	}
 	var p struct {
@@ -82,7 +82,6 @@ func (s *Server) serverInfoJSON() []byte {
 
 // preparedState is the Server's share of the above.
 type preparedState struct {
-	noPrepared     bool // tests: let the SDK answer, to compare
 	serverInfoOnce sync.Once
 	serverInfo     []byte
 	toolListOnce   sync.Once

@@ -1,4 +1,4 @@
-package mcpserve_test
+package mcpserve
 
 import (
 	"encoding/json"
@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Issue 13: under 2026-07-28 the lists are cacheable for a day; under the
@@ -15,18 +14,14 @@ import (
 func TestListCacheFields(t *testing.T) {
 	t.Parallel()
 	m26 := fmt.Sprintf(meta, "2026-07-28")
-	out, _ := runLines(t, lines(
+	byID := run(t, lines(
 		`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{`+m26+`}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+m26+`}}`,
 		initLine, initDone,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":4,"method":"prompts/list"}`,
 		`{"jsonrpc":"2.0","id":5,"method":"resources/list"}`,
-	))
-	byID := map[string]rpc{}
-	for _, m := range answers(t, out) {
-		byID[string(m.ID)] = m
-	}
+	), withStandIn()).byID
 	for _, id := range []string{`"d"`, "2"} {
 		var c struct {
 			TTLMs      int    `json:"ttlMs"`
@@ -48,21 +43,20 @@ func TestListCacheFields(t *testing.T) {
 // every request and never an argument.
 func TestLogging(t *testing.T) {
 	t.Parallel()
-	env, home := serveEnv(t)
-	p := startServe(t, env)
+	p := startServer(t, withStandIn())
 	p.send(initLine, initDone,
 		`{"jsonrpc":"2.0","id":2,"method":"ping","params":{`+fmt.Sprintf(meta, "2026-07-28")+`}}`,
 		strings.Replace(initLine, `"id":1`, `"id":9`, 1),
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"stack_status","arguments":{"name":"argument-marker-7731"}}}`,
 	)
-	out, code := p.wait(20 * time.Second)
+	out, code := p.wait()
 	if code != 0 || len(out) != 4 {
 		t.Fatalf("exit %d, %d answers:\n%s", code, len(out), strings.Join(out, "\n"))
 	}
 	if errs := errorLines(p.stderr.String()); len(errs) > 0 {
 		t.Errorf("no ERROR lines for EOF, ping or a duplicate initialize:\n%s", strings.Join(errs, "\n"))
 	}
-	data, err := os.ReadFile(filepath.Join(home, "logs", "mcp.log"))
+	data, err := os.ReadFile(filepath.Join(p.home, "logs", "mcp.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,14 +98,13 @@ func TestLogging(t *testing.T) {
 // the client, and that is what mcp.log records (no other line does).
 func TestLoggingNamesADiscoveringClient(t *testing.T) {
 	t.Parallel()
-	env, home := serveEnv(t)
-	p := startServe(t, env)
+	p := startServer(t, withStandIn())
 	p.send(`{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"copilot-cli","version":"1.0.102"},"io.modelcontextprotocol/clientCapabilities":{}}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+fmt.Sprintf(meta, "2026-07-28")+`}}`)
-	if out, code := p.wait(20 * time.Second); code != 0 || len(out) != 2 {
+	if out, code := p.wait(); code != 0 || len(out) != 2 {
 		t.Fatalf("exit %d, %d answers:\n%s", code, len(out), strings.Join(out, "\n"))
 	}
-	data, err := os.ReadFile(filepath.Join(home, "logs", "mcp.log"))
+	data, err := os.ReadFile(filepath.Join(p.home, "logs", "mcp.log"))
 	if err != nil {
 		t.Fatal(err)
 	}

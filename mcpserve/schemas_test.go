@@ -2,7 +2,6 @@ package mcpserve
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"go/format"
@@ -101,15 +100,11 @@ func serveLines(t *testing.T, sdkOnly bool, lines ...string) map[string]string {
 
 func serveLinesWith(t *testing.T, access Access, sdkOnly bool, lines ...string) map[string]string {
 	t.Helper()
-	srv, closeLog := New(Options{Home: home.Home{Dir: t.TempDir()}, Getenv: func(string) string { return "" }, Build: buildinfo.Info{Version: "1.2.3"}, Access: access})
-	defer closeLog()
-	srv.noPrepared = sdkOnly
-	var out bytes.Buffer
-	if err := srv.Serve(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out); err != nil {
-		t.Fatal(err)
-	}
+	tr := run(t, strings.Join(lines, "\n")+"\n", inProcess(func(o *Options) {
+		o.Build, o.Access, o.noPrepared = buildinfo.Info{Version: "1.2.3"}, access, sdkOnly
+	}))
 	answers := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+	for _, line := range tr.lines {
 		var m struct {
 			ID json.RawMessage `json:"id"`
 		}

@@ -48,6 +48,7 @@ type Options struct {
 	Access Access
 
 	extraTools []tool // test-only tools, set by this package's tests
+	noPrepared bool   // tests: let the SDK answer tools/list, to compare
 }
 
 // Server is one `loams mcp serve` process's state.
