@@ -1,4 +1,4 @@
-package mcpserve_test
+package mcpserve
 
 import (
 	"context"
@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"loams.dev/cli/internal/testbin"
 )
 
 // Issue 22: --read-only exposes the four tools that change nothing; a
@@ -83,8 +81,7 @@ func TestToolsSubset(t *testing.T) {
 func TestToolsUnknownName(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"--tools", "search_docs,stack_delete"}, {"--read-only", "--tools", "search_docs"}} {
-		cmd := exec.Command(testbin.Loams(t), append([]string{"mcp", "serve"}, args...)...)
-		cmd.Env = serverEnv(t)
+		cmd := serverFor(t, withArgs(args...)).command()
 		cmd.Stdin = strings.NewReader("")
 		out, err := cmd.CombinedOutput()
 		var exit *exec.ExitError

@@ -1,100 +1,14 @@
-package mcpserve_test
+package mcpserve
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"loams.dev/cli/internal/testbin"
 )
-
-// TestMain fails the run when a process a test started outlives it.
-func TestMain(m *testing.M) {
-	// Every `loams mcp serve` these tests start has a LOAMS_HOME of its own,
-	// so nothing stops two of them (or another package's tests) reaching for
-	// the same free ports at once: the tests' builds start each process's
-	// stacks at its own block from 26000 (stack/seam_loamstest.go).
-	os.Setenv("LOAMS_TEST_PORT_BASE", "26000")
-	os.Exit(testbin.Main(m))
-}
-
-// serverEnv is a throwaway LOAMS_HOME with the file secret store, so no
-// test touches the developer's keyring or stacks.
-func serverEnv(t *testing.T) []string {
-	t.Helper()
-	return append(os.Environ(), "LOAMS_HOME="+t.TempDir(), "LOAMS_SECRETS=file", "CLAUDE_PROJECT_DIR="+t.TempDir())
-}
-
-// rpc is one JSON-RPC message as the server wrote it.
-type rpc struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Result  json.RawMessage `json:"result"`
-	Error   *struct {
-		Code    int             `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data"`
-	} `json:"error"`
-}
-
-// serve pipes input into the built binary, checks that stdout holds only
-// JSON-RPC (one message or batch per line), and returns the messages by id.
-func serve(t *testing.T, input string) (map[string]rpc, []string) {
-	t.Helper()
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
-	cmd.Env = serverEnv(t)
-	cmd.Stdin = strings.NewReader(input)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("mcp serve: %v\nstderr: %s", err, stderr.String())
-	}
-	byID := map[string]rpc{}
-	var lines []string
-	for _, line := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
-		if line == "" {
-			continue
-		}
-		lines = append(lines, line)
-		var msgs []rpc
-		if strings.HasPrefix(line, "[") {
-			if err := json.Unmarshal([]byte(line), &msgs); err != nil {
-				t.Fatalf("stdout line is not a JSON-RPC batch: %v\n%s", err, line)
-			}
-		} else {
-			var m rpc
-			if err := json.Unmarshal([]byte(line), &m); err != nil {
-				t.Fatalf("stdout line is not JSON: %v\n%.300s", err, line)
-			}
-			msgs = []rpc{m}
-		}
-		for _, m := range msgs {
-			if m.JSONRPC != "2.0" || (m.Result == nil && m.Error == nil && m.Method == "") {
-				t.Fatalf("stdout line is not a JSON-RPC 2.0 message: %.300s", line)
-			}
-			byID[string(m.ID)] = m
-		}
-	}
-	return byID, lines
-}
-
-const (
-	initLegacy = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"%s","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
-	initDone   = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
-)
-
-func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 
 // The SDK's own stdio transport exits on bad JSON and drops answers at EOF;
 // these are the cases our framing exists for, plus the JSON-RPC basics.
@@ -120,7 +34,8 @@ func TestRawLines(t *testing.T) {
 		`{"jsonrpc":"2.0","id":10,"method":"prompts/list"}`,
 		`{"id":11}`,
 	) + `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"loams_info"}}` // no final newline: stdin closes mid-line
-	got, out := serve(t, input)
+	tr := run(t, input)
+	got, out := tr.byID, tr.lines
 
 	errCode := func(id string) int {
 		t.Helper()
@@ -178,7 +93,7 @@ func TestRawLines(t *testing.T) {
 
 func TestRequestBeforeInitialize(t *testing.T) {
 	t.Parallel()
-	got, _ := serve(t, lines(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	got := run(t, lines(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)).byID
 	if m := got["1"]; m.Error == nil {
 		t.Fatalf("tools/list before initialize: want an error, got %s", m.Result)
 	}
@@ -186,7 +101,7 @@ func TestRequestBeforeInitialize(t *testing.T) {
 
 func TestNotificationGetsNoAnswer(t *testing.T) {
 	t.Parallel()
-	_, out := serve(t, lines(fmt.Sprintf(initLegacy, "2025-11-25"), initDone, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	out := run(t, lines(fmt.Sprintf(initLegacy, "2025-11-25"), initDone, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)).lines
 	if len(out) != 1 {
 		t.Fatalf("want only the initialize answer, got %d lines:\n%s", len(out), strings.Join(out, "\n"))
 	}
@@ -194,10 +109,10 @@ func TestNotificationGetsNoAnswer(t *testing.T) {
 
 func TestBatch(t *testing.T) {
 	t.Parallel()
-	_, out := serve(t, lines(
+	out := run(t, lines(
 		fmt.Sprintf(initLegacy, "2025-03-26"), initDone,
 		`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":3,"method":"tools/list"}]`,
-	))
+	)).lines
 	if len(out) != 2 || !strings.HasPrefix(out[1], "[") {
 		t.Fatalf("want the initialize answer and one batch answer, got:\n%s", strings.Join(out, "\n"))
 	}
@@ -217,7 +132,7 @@ func TestHandshakeVersions(t *testing.T) {
 		{"2024-11-05", "2024-11-05"},
 		{"1999-01-01", "2025-11-25"},
 	} {
-		got, _ := serve(t, lines(fmt.Sprintf(initLegacy, tc.asked)))
+		got := run(t, lines(fmt.Sprintf(initLegacy, tc.asked))).byID
 		var res struct {
 			ProtocolVersion string `json:"protocolVersion"`
 			ServerInfo      struct{ Name, Title, Version string }
@@ -240,13 +155,13 @@ const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"%s","io.modelc
 
 func TestStateless(t *testing.T) {
 	t.Parallel()
-	got, _ := serve(t, lines(
+	got := run(t, lines(
 		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+fmt.Sprintf(meta, "2026-07-28")+`}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{`+fmt.Sprintf(meta, "2026-07-28")+`}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{`+fmt.Sprintf(meta, "2099-01-01")+`}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
 		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"loams_info","arguments":{},`+fmt.Sprintf(meta, "2026-07-28")+`}}`,
-	))
+	)).byID
 	var disc struct {
 		ResultType        string                           `json:"resultType"`
 		SupportedVersions []string                         `json:"supportedVersions"`
@@ -274,8 +189,8 @@ func TestStateless(t *testing.T) {
 // not switch a request to the stateless revision.
 func TestMetaAloneIsOldStyle(t *testing.T) {
 	t.Parallel()
-	got, _ := serve(t, lines(fmt.Sprintf(initLegacy, "2025-06-18"), initDone,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"loams_info","arguments":{},"_meta":{"progressToken":7}}}`))
+	got := run(t, lines(fmt.Sprintf(initLegacy, "2025-06-18"), initDone,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"loams_info","arguments":{},"_meta":{"progressToken":7}}}`)).byID
 	if m := got["2"]; m.Error != nil || m.Result == nil || strings.Contains(string(m.Result), "resultType") {
 		t.Fatalf("want an old-style result, got %+v %s", m.Error, m.Result)
 	}
@@ -288,12 +203,9 @@ func TestGoSDKClient(t *testing.T) {
 	for _, version := range []string{"", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} {
 		t.Run("version="+version, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
-			cmd.Env = serverEnv(t)
+			ctx := t.Context()
 			client := mcp.NewClient(&mcp.Implementation{Name: "loams-test", Version: "1"}, nil)
-			session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			session, err := client.Connect(ctx, &mcp.CommandTransport{Command: serverFor(t).command()}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -335,30 +247,13 @@ func TestGoSDKClient(t *testing.T) {
 
 func TestSIGTERMExitsCleanly(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
-	cmd.Env = serverEnv(t)
-	stdin, _ := cmd.StdinPipe()
-	defer stdin.Close()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	p := startServer(t)
+	p.send(initLine)
+	if line := p.next(); !strings.Contains(line, `"id":1`) {
+		t.Fatalf("initialize: %s", line)
 	}
-	fmt.Fprintf(stdin, initLegacy+"\n", "2025-11-25")
-	answered := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(stdout).ReadString('\n')
-		answered <- line
-	}()
-	select {
-	case line := <-answered:
-		if !strings.Contains(line, `"id":1`) {
-			t.Fatalf("initialize: %s", line)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("no answer to initialize")
-	}
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("after SIGTERM: %v (want exit 0)", err)
+	p.kill(syscall.SIGTERM)
+	if _, code := p.waitExit(); code != 0 {
+		t.Fatalf("after SIGTERM: exit %d, want 0; stderr:\n%s", code, p.stderr.String())
 	}
 }

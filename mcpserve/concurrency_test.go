@@ -1,4 +1,4 @@
-package mcpserve_test
+package mcpserve
 
 import (
 	"encoding/json"
@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Issue 11, general defences: 50 calls of every tool at once (slow
@@ -19,11 +18,11 @@ func TestFiftyCallsOfEveryTool(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(project, "package.json"), []byte(`{"name":"app"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env, _ := serveEnv(t, "TESTSERVER_READY_DELAY=1s", "CLAUDE_PROJECT_DIR="+project)
-	createStack(t, env, "slow")
-	p := startServe(t, env)
+	s := serverFor(t, withStandIn(), withEnv("TESTSERVER_READY_DELAY=1s"), inProject(project))
+	createStack(t, s.env, "slow")
+	p := s.start()
 	p.send(initLine, initDone, `{"jsonrpc":"2.0","id":"list","method":"tools/list"}`)
-	p.next(30 * time.Second)
+	p.next()
 	var list struct {
 		Result struct {
 			Tools []struct {
@@ -34,7 +33,7 @@ func TestFiftyCallsOfEveryTool(t *testing.T) {
 			} `json:"tools"`
 		} `json:"result"`
 	}
-	if err := json.Unmarshal([]byte(p.next(30*time.Second)), &list); err != nil || len(list.Result.Tools) != 8 {
+	if err := json.Unmarshal([]byte(p.next()), &list); err != nil || len(list.Result.Tools) != 8 {
 		t.Fatalf("tools/list: %v", err)
 	}
 	args := map[string]func(i int) map[string]any{
@@ -69,7 +68,7 @@ func TestFiftyCallsOfEveryTool(t *testing.T) {
 	if _, err := p.stdin.Write([]byte(batch.String())); err != nil {
 		t.Fatal(err)
 	}
-	out, code := p.wait(2 * time.Minute)
+	out, code := p.wait()
 	got := map[string]int{}
 	for _, m := range answers(t, out) {
 		got[string(m.ID)]++

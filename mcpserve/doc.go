@@ -2,12 +2,13 @@
 // official Go SDK, that offers coding agents eight fixed tools.
 //
 // The SDK speaks both protocol generations (the initialize handshake and the
-// stateless 2026-07-28 revision). Between it and stdio sits front.go, a
-// strict JSON-RPC layer: it frames lines, checks every message (message.go),
-// answers malformed ones itself, and forwards valid requests to the SDK
-// under ids of its own, so every client id is answered exactly once, byte
-// for byte (answer.go writes the answers, redacted). Old-handshake and
-// 2026-07-28 requests go to two SDK sessions (sdkconn.go). Tool arguments
+// stateless 2026-07-28 revision). Between it and stdio sits package front, a
+// strict JSON-RPC layer: it frames lines, checks every message, answers
+// malformed ones itself, and forwards valid requests to the SDK under ids
+// of its own, so every client id is answered exactly once, byte for byte,
+// redacted. Old-handshake and 2026-07-28 requests go to two SDK sessions.
+// front knows nothing of the tools: this package imports it, never the
+// other way, and hands it the prepared tools/list (prepared.go). Tool arguments
 // are decoded liberally (args.go): unknown ones ignored and named in
 // _meta["loams/ignored_arguments"], exact strings converted.
 //

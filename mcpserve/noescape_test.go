@@ -1,4 +1,4 @@
-package mcpserve_test
+package mcpserve
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 // Markdown and "<redacted>" reach the model as written.
 func TestAnswersAreNotHTMLEscaped(t *testing.T) {
 	t.Parallel()
-	byID, lines := serve(t, lines(fmt.Sprintf(initLegacy, "2025-11-25"), initDone,
+	tr := run(t, lines(fmt.Sprintf(initLegacy, "2025-11-25"), initDone,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_docs","arguments":{"query":"qdrant port python","limit":10}}}`))
-	all := strings.Join(lines, "\n")
+	byID, all := tr.byID, strings.Join(tr.lines, "\n")
 	if !strings.Contains(string(byID["2"].Result), ">") {
 		t.Fatal("the search found no text with > in it; pick a query that does")
 	}

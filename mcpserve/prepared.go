@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"loams.dev/cli/mcpserve/front"
 )
 
 // The tool list is the same for every client of a binary, and the largest
@@ -22,25 +24,25 @@ import (
 // front may answer itself (no cursor; under 2026-07-28, the version we
 // speak and the client's capabilities given), else nil: the SDK answers,
 // errors included.
-func (s *Server) preparedToolsList(in *inbound) []byte {
-	if in.method != "tools/list" || s.noPrepared || len(generatedToolDefs) == 0 {
+func (s *Server) preparedToolsList(in front.Request) []byte {
+	if in.Method != "tools/list" || s.opts.noPrepared || len(generatedToolDefs) == 0 {
 		return nil
 	}
 	var p struct {
 		Cursor *string                    `json:"cursor"`
 		Meta   map[string]json.RawMessage `json:"_meta"`
 	}
-	if len(in.params) > 0 && json.Unmarshal(in.params, &p) != nil || p.Cursor != nil {
+	if len(in.Params) > 0 && json.Unmarshal(in.Params, &p) != nil || p.Cursor != nil {
 		return nil
 	}
-	if !in.stateless {
-		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"tools":%s}}`, in.id, s.toolListJSON())
+	if !in.Stateless {
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"tools":%s}}`, in.ID, s.toolListJSON())
 	}
-	if string(p.Meta[metaVersion]) != `"2026-07-28"` || len(p.Meta[metaCapabilities]) == 0 {
+	if string(p.Meta[front.MetaVersion]) != `"2026-07-28"` || len(p.Meta[front.MetaCapabilities]) == 0 {
 		return nil
 	}
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":%s},"ttlMs":%d,"cacheScope":"public","tools":%s}}`,
-		in.id, s.serverInfoJSON(), listTTL, s.toolListJSON())
+		in.ID, s.serverInfoJSON(), listTTL, s.toolListJSON())
 }
 
 // toolDef is one tool of the prepared list.
@@ -80,31 +82,8 @@ func (s *Server) serverInfoJSON() []byte {
 
 // preparedState is the Server's share of the above.
 type preparedState struct {
-	noPrepared     bool // tests: let the SDK answer, to compare
 	serverInfoOnce sync.Once
 	serverInfo     []byte
 	toolListOnce   sync.Once
 	toolList       string
-}
-
-// finishAfterInitialize answers call id with line once no initialize sent
-// before it is still unanswered: a client that pipelines initialize and
-// tools/list reads the answers in that order. Other calls in flight (a
-// stack_start waiting a minute) do not hold it up.
-func (f *front) finishAfterInitialize(id int64, line []byte) {
-	f.mu.Lock()
-	for f.initializeBefore(id) {
-		f.settled.Wait()
-	}
-	f.mu.Unlock()
-	f.finish(id, line, "ok")
-}
-
-func (f *front) initializeBefore(id int64) bool {
-	for n, c := range f.calls {
-		if n < id && c.in.method == "initialize" {
-			return true
-		}
-	}
-	return false
 }

@@ -1,4 +1,4 @@
-package mcpserve_test
+package mcpserve
 
 import (
 	"encoding/json"

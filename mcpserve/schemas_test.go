@@ -2,7 +2,6 @@ package mcpserve
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"go/format"
@@ -13,6 +12,7 @@ import (
 
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/mcpserve/front"
 )
 
 // The generated schemas are what inference from the Go types gives now.
@@ -100,15 +100,11 @@ func serveLines(t *testing.T, sdkOnly bool, lines ...string) map[string]string {
 
 func serveLinesWith(t *testing.T, access Access, sdkOnly bool, lines ...string) map[string]string {
 	t.Helper()
-	srv, closeLog := New(Options{Home: home.Home{Dir: t.TempDir()}, Getenv: func(string) string { return "" }, Build: buildinfo.Info{Version: "1.2.3"}, Access: access})
-	defer closeLog()
-	srv.noPrepared = sdkOnly
-	var out bytes.Buffer
-	if err := srv.Serve(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out); err != nil {
-		t.Fatal(err)
-	}
+	tr := run(t, strings.Join(lines, "\n")+"\n", inProcess(func(o *Options) {
+		o.Build, o.Access, o.noPrepared = buildinfo.Info{Version: "1.2.3"}, access, sdkOnly
+	}))
 	answers := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+	for _, line := range tr.lines {
 		var m struct {
 			ID json.RawMessage `json:"id"`
 		}
@@ -147,12 +143,12 @@ func TestPreparedToolsListEqualsTheSDKs(t *testing.T) {
 		t.Error("the handshake's tools/list differs from the SDK's in its bytes")
 	}
 	// What the front must leave to the SDK: a cursor, a version we do not speak.
-	in := &inbound{method: "tools/list", id: json.RawMessage("1"), params: json.RawMessage(`{"cursor":"x"}`)}
+	in := front.Request{Method: "tools/list", ID: json.RawMessage("1"), Params: json.RawMessage(`{"cursor":"x"}`)}
 	if (&Server{}).preparedToolsList(in) != nil {
 		t.Error("a tools/list with a cursor was answered from the prepared list")
 	}
-	in = &inbound{method: "tools/list", id: json.RawMessage("1"), stateless: true,
-		params: json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}`)}
+	in = front.Request{Method: "tools/list", ID: json.RawMessage("1"), Stateless: true,
+		Params: json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}`)}
 	if (&Server{}).preparedToolsList(in) != nil {
 		t.Error("an unknown version was answered from the prepared list")
 	}

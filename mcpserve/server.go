@@ -14,6 +14,7 @@ import (
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/mcpserve/front"
 	"loams.dev/cli/secret"
 	"loams.dev/cli/workspace"
 )
@@ -47,6 +48,7 @@ type Options struct {
 	Access Access
 
 	extraTools []tool // test-only tools, set by this package's tests
+	noPrepared bool   // tests: let the SDK answer tools/list, to compare
 }
 
 // Server is one `loams mcp serve` process's state.
@@ -170,38 +172,36 @@ func (s *Server) stoppable(h mcp.ToolHandler) mcp.ToolHandler {
 // and answered), or stdout closes. Each is a clean exit.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.log.Info("mcp serve start", "version", s.opts.Build.Version, "home", s.opts.Home.Dir, "tools", s.opts.Access.mode())
-	f := newFront(out, s.log)
-	f.prepared = s.preparedToolsList
-	f.signalsReady = s.opts.SignalsReady
+	f := front.New(out, front.Config{Log: s.log, Prepared: s.preparedToolsList, SignalsReady: s.opts.SignalsReady})
 	srv := s.mcpServer()
 	var ended sync.WaitGroup
-	for _, sess := range f.sess {
-		ss, err := srv.Connect(context.Background(), sess, nil)
+	for _, t := range f.Transports() {
+		ss, err := srv.Connect(context.Background(), t, nil)
 		if err != nil {
 			return err
 		}
 		ended.Add(1)
 		go func() { defer ended.Done(); _ = ss.Wait() }()
 	}
-	go f.readLoop(in)
+	go f.Read(in)
 	reason := "end of input"
 	select {
-	case <-f.done:
+	case <-f.Done():
 	case <-ctx.Done():
 		reason = "signal"
-	case <-f.stopped:
+	case <-f.Stopped():
 		reason = "stdout closed"
 	}
 	if reason != "end of input" {
-		f.stop()
+		f.Stop()
 		s.stopTools()
 		select {
-		case <-f.done:
+		case <-f.Done():
 		case <-time.After(shutdownGrace):
 		}
-		f.abandon()
+		f.Abandon()
 	}
-	f.closeSessions()
+	f.CloseSessions()
 	sessionsEnded := make(chan struct{})
 	go func() { ended.Wait(); close(sessionsEnded) }()
 	select {

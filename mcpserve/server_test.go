@@ -1,70 +1,23 @@
 package mcpserve
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/home"
 )
 
-// session runs a Server in-process over pipes, through the same framing
-// as stdio, and returns a line writer and a line reader.
-func session(t *testing.T, extra ...tool) (send func(string), recv func() string) {
-	t.Helper()
-	h := home.Home{Dir: t.TempDir()}
-	srv, closeLog := New(Options{Home: h, Getenv: func(k string) string {
-		if k == "LOAMS_SECRETS" {
-			return "file"
-		}
-		return ""
-	}, Build: buildinfo.Info{Version: "0.1.0", Commit: "abc1234"}, extraTools: extra})
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = srv.Serve(ctx, inR, outW)
-		outW.Close()
-	}()
-	t.Cleanup(func() { inW.Close(); cancel(); <-done; closeLog() })
-	lines := make(chan string, 16)
-	go func() {
-		sc := bufio.NewScanner(outR)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	send = func(s string) { _, _ = io.WriteString(inW, s+"\n") }
-	recv = func() string {
-		select {
-		case l := <-lines:
-			return l
-		case <-time.After(30 * time.Second):
-			t.Fatal("no answer from the server")
-			return ""
-		}
-	}
-	return send, recv
-}
-
-func handshake(send func(string), recv func() string) {
-	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	recv()
-	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+// withTools runs the server in process with test-only tools beside the
+// eight.
+func withTools(extra ...tool) serverOption {
+	return inProcess(func(o *Options) { o.extraTools = extra })
 }
 
 // A tool call that blocks (stack_start waiting for readiness) must not
@@ -83,15 +36,16 @@ func TestConcurrentRequests(t *testing.T) {
 			return none{}, nil
 		},
 	})
-	send, recv := session(t, blocker)
-	handshake(send, recv)
-	send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"test_block","arguments":{}}}`)
-	send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
-	if first := recv(); !strings.Contains(first, `"id":2`) {
+	p := startServer(t, withTools(blocker))
+	p.send(initLine, initDone,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_block","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)
+	p.next()
+	if first := p.next(); !strings.Contains(first, `"id":3`) {
 		t.Fatalf("tools/list waited for the blocked call; first answer: %.200s", first)
 	}
 	close(release)
-	if second := recv(); !strings.Contains(second, `"id":1`) {
+	if second := p.next(); !strings.Contains(second, `"id":2`) {
 		t.Fatalf("blocked call: %.200s", second)
 	}
 }
@@ -101,15 +55,15 @@ func TestConcurrentRequests(t *testing.T) {
 // because agents pay for it in every session.
 func TestGoldenToolsList(t *testing.T) {
 	t.Parallel()
-	send, recv := session(t)
-	handshake(send, recv)
-	send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	p := startServer(t, inProcess(nil))
+	p.send(initLine, initDone, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	p.next()
 	var resp struct {
 		Result struct {
 			Tools []json.RawMessage `json:"tools"`
 		} `json:"result"`
 	}
-	line := recv()
+	line := p.next()
 	if err := json.Unmarshal([]byte(line), &resp); err != nil {
 		t.Fatal(err)
 	}

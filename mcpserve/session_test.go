@@ -1,25 +1,18 @@
-package mcpserve_test
+package mcpserve
 
 import (
-	"bufio"
 	"encoding/json"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"loams.dev/cli/internal/testbin"
 )
 
 // session is a model's side of `loams mcp serve`, spoken line by line so
 // every byte the model receives is counted.
 type session struct {
 	t        *testing.T
-	in       io.WriteCloser
-	out      *bufio.Reader
+	p        *proc
 	next     int
 	received int // bytes of every response line
 	calls    int // tools/call requests
@@ -56,14 +49,9 @@ func (s *session) send(method string, params map[string]any) (map[string]any, *r
 		params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}}
 	}
 	req, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": s.next, "method": method, "params": params})
-	if _, err := s.in.Write(append(req, '\n')); err != nil {
-		s.t.Fatal(err)
-	}
+	s.p.send(string(req))
 	for {
-		line, err := s.out.ReadString('\n')
-		if err != nil {
-			s.t.Fatalf("%s: no answer: %v", method, err)
-		}
+		line := s.p.next() + "\n"
 		s.received += len(line)
 		s.seen.WriteString(line)
 		var resp struct {
@@ -118,7 +106,7 @@ func TestAgentSession(t *testing.T) {
 	s := startSession(t, project)
 	s.request("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{},
 		"clientInfo": map[string]any{"name": "model", "version": "1"}})
-	s.in.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+	s.p.send(initDone)
 	s.request("tools/list", map[string]any{})
 	handshake := s.received
 
@@ -170,35 +158,17 @@ func TestAgentSession(t *testing.T) {
 		s.calls, s.received, handshake, s.received-handshake)
 }
 
-// startSession runs `loams mcp serve` for project in a fresh LOAMS_HOME, the
-// stand-in as the server binary; cleanup closes stdin, waits for the exit
-// and stops the stack "app" if one was made.
+// startSession runs `loams mcp serve` for project, the stand-in as the
+// server binary; cleanup closes stdin, waits for the exit and stops the
+// stack "app" if one was made.
 func startSession(t *testing.T, project string) *session {
 	t.Helper()
-	home := t.TempDir()
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
-	cmd.Env = append(os.Environ(), "LOAMS_HOME="+home, "LOAMS_SECRETS=file", "CLAUDE_PROJECT_DIR="+project,
-		"LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
-	in, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	p := startServer(t, withStandIn(), inProject(project))
 	t.Cleanup(func() {
-		in.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-		if _, err := os.Stat(filepath.Join(home, "stacks", "app")); err == nil {
-			stop := exec.Command(testbin.Loams(t), "stack", "stop", "--name", "app", "--grace", "2s")
-			stop.Env = cmd.Env
-			_ = stop.Run()
+		p.wait()
+		if _, err := os.Stat(filepath.Join(p.home, "stacks", "app")); err == nil {
+			stopStack(t, p.env, "app")
 		}
 	})
-	return &session{t: t, in: in, out: bufio.NewReaderSize(stdout, 1<<20)}
+	return &session{t: t, p: p}
 }

@@ -1,41 +1,58 @@
 //go:build unix
 
-package mcpserve_test
+package mcpserve
 
 import (
+	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"loams.dev/cli/internal/testbin"
 )
 
 const startSlow = `{"jsonrpc":"2.0","id":"start","method":"tools/call","params":{"name":"stack_start","arguments":{"name":"slow"}}}`
 
 // startWaiting has mcp serve wait in a stack_start (the stand-in is not
 // ready for a minute) and returns once the server process is up.
-func startWaiting(t *testing.T) (*proc, []string, string) {
+func startWaiting(t *testing.T) *proc {
 	t.Helper()
-	env, home := serveEnv(t, "TESTSERVER_READY_DELAY=60s")
-	createStack(t, env, "slow")
-	p := startServe(t, env)
+	s := serverFor(t, withStandIn(), withEnv("TESTSERVER_READY_DELAY=60s"))
+	createStack(t, s.env, "slow")
+	p := s.start()
 	p.send(initLine, initDone)
-	p.next(30 * time.Second)
+	p.next()
 	p.send(startSlow)
-	pid := filepath.Join(home, "stacks", "slow", "server.pid")
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(pid); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the stack never started; stderr:\n%s", p.stderr.String())
+	pid := filepath.Join(p.home, "stacks", "slow", "server.pid")
+	eventually(func() bool { _, err := os.Stat(pid); return err == nil })
+	return p
+}
+
+// eventually polls cond until it holds, for events that leave no line to
+// wait on (a file appearing); the test's own timeout bounds it.
+func eventually(cond func() bool) {
+	for !cond() {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// holdsOpen reports whether process pid has path open; a test that needs
+// it skips where there is no /proc to tell.
+func holdsOpen(t *testing.T, pid int, path string) bool {
+	t.Helper()
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		t.Skipf("needs /proc to see what the server holds open: %v", err)
+	}
+	for _, fd := range fds {
+		if target, err := os.Readlink(filepath.Join(dir, fd.Name())); err == nil && target == path {
+			return true
 		}
 	}
-	return p, env, home
+	return false
 }
 
 // Issue 11, defect 2: SIGTERM during a stack_start that waits for
@@ -50,10 +67,10 @@ func TestSignalDuringStackStart(t *testing.T) {
 	}{{syscall.SIGTERM, 0}, {syscall.SIGINT, 130}, {syscall.SIGHUP, 0}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			t.Parallel()
-			p, _, _ := startWaiting(t)
+			p := startWaiting(t)
 			sent := time.Now()
-			_ = p.cmd.Process.Signal(tc.sig)
-			rest, code := p.waitExit(10 * time.Second)
+			p.kill(tc.sig)
+			rest, code := p.waitExit()
 			took := time.Since(sent)
 			t.Logf("%s → exit %d after %s", tc.sig, code, took)
 			if code != tc.code || took > 2*time.Second {
@@ -74,9 +91,15 @@ func TestSignalDuringStackStart(t *testing.T) {
 // is sent, and when the lock is freed the cancelled start does not run.
 func TestCancelledStartWaitingOnLock(t *testing.T) {
 	t.Parallel()
-	env, home := serveEnv(t)
-	createStack(t, env, "slow")
-	lock, err := os.OpenFile(filepath.Join(home, "stacks", "slow", "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	holdsOpen(t, os.Getpid(), "") // skips where there is no /proc
+	s := serverFor(t, withStandIn())
+	createStack(t, s.env, "slow")
+	lockPath, err := filepath.EvalSymlinks(filepath.Join(s.home, "stacks", "slow"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lockPath = filepath.Join(lockPath, "lock")
+	lock, err := os.OpenFile(lockPath, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,24 +107,27 @@ func TestCancelledStartWaitingOnLock(t *testing.T) {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	p := startServe(t, env)
+	p := s.start()
 	p.send(initLine, initDone)
-	p.next(30 * time.Second)
+	p.next()
 	p.send(startSlow)
-	time.Sleep(time.Second) // the call is now waiting for the lock
+	// The start waits for the lock with the lock file open.
+	eventually(func() bool { return holdsOpen(t, p.cmd.Process.Pid, lockPath) })
 	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"start","reason":"user"}}`,
 		`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
-	if l := p.next(10 * time.Second); !strings.Contains(l, `"id":"after"`) {
+	if l := p.next(); !strings.Contains(l, `"id":"after"`) {
 		t.Fatalf("want only the ping's answer, got %.300s", l)
 	}
+	// A start that gave up closes the lock file; one that ignored the
+	// cancel would keep waiting with it open, and take the lock below.
+	eventually(func() bool { return !holdsOpen(t, p.cmd.Process.Pid, lockPath) })
 	_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-	time.Sleep(1500 * time.Millisecond) // a start that went on would have written its pid by now
-	if _, err := os.Stat(filepath.Join(home, "stacks", "slow", "server.pid")); err == nil {
-		t.Error("the cancelled start went on once the lock was free")
-	}
-	rest, code := p.wait(10 * time.Second)
+	rest, code := p.wait()
 	if code != 0 || len(rest) != 0 {
 		t.Errorf("the cancelled call must get no answer: exit %d, lines %v", code, rest)
+	}
+	if _, err := os.Stat(filepath.Join(s.home, "stacks", "slow", "server.pid")); err == nil {
+		t.Error("the cancelled start went on once the lock was free")
 	}
 }
 
@@ -109,10 +135,10 @@ func TestCancelledStartWaitingOnLock(t *testing.T) {
 // for readiness stops it; no answer is sent for it.
 func TestCancelledStartWaitingForReady(t *testing.T) {
 	t.Parallel()
-	p, _, _ := startWaiting(t)
+	p := startWaiting(t)
 	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"start"}}`)
 	sent := time.Now()
-	rest, code := p.wait(10 * time.Second)
+	rest, code := p.wait()
 	if code != 0 || len(rest) != 0 {
 		t.Errorf("want no answer and exit 0, got exit %d, lines %v", code, rest)
 	}
@@ -125,33 +151,17 @@ func TestCancelledStartWaitingForReady(t *testing.T) {
 // with a log line and exit 0, not death by SIGPIPE.
 func TestClosedStdout(t *testing.T) {
 	t.Parallel()
-	env, _ := serveEnv(t)
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
-	cmd.Env = env
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr testbin.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stdout.Close()
+	p := startServer(t)
+	_ = p.stdout.Close()
 	for i := 0; i < 5; i++ {
-		_, _ = stdin.Write([]byte(initLine + "\n" + `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"))
+		_, _ = io.WriteString(p.stdin, initLine+"\n"+`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n")
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if code := exitCode(err); code != 0 {
-			t.Errorf("exit %v (%d), want 0", err, code)
-		}
-	case <-time.After(10 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatal("the server kept running with its stdout closed")
+	<-p.exited
+	if code := exitCode(p.err); code != 0 {
+		t.Errorf("exit %v (%d), want 0", p.err, code)
 	}
-	stdin.Close()
-	if !strings.Contains(stderr.String(), "stdout is closed") {
-		t.Errorf("want a log line saying why it stopped, stderr:\n%s", stderr.String())
+	_ = p.stdin.Close()
+	if !strings.Contains(p.stderr.String(), "stdout is closed") {
+		t.Errorf("want a log line saying why it stopped, stderr:\n%s", p.stderr.String())
 	}
 }

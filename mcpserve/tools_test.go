@@ -1,10 +1,9 @@
-package mcpserve_test
+package mcpserve
 
 import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,13 +31,13 @@ func newAgent(t *testing.T, extraEnv ...string) *agent {
 // newAgentWith starts `loams mcp serve` with serveArgs after it.
 func newAgentWith(t *testing.T, serveArgs []string, extraEnv ...string) *agent {
 	t.Helper()
-	a := &agent{t: t, project: t.TempDir(), home: t.TempDir()}
+	a := &agent{t: t, project: t.TempDir()}
 	if err := os.WriteFile(filepath.Join(a.project, "package.json"), []byte(`{"name":"app"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(testbin.Loams(t), append([]string{"mcp", "serve"}, serveArgs...)...)
-	cmd.Env = append(os.Environ(), append([]string{"LOAMS_HOME=" + a.home, "LOAMS_SECRETS=file", "CLAUDE_PROJECT_DIR=" + a.project,
-		"LOAMS_SERVER_BINARY=" + testbin.Build(t, "./internal/testserver")}, extraEnv...)...)
+	setup := serverFor(t, withStandIn(), inProject(a.project), withArgs(serveArgs...), withEnv(extraEnv...))
+	a.home = setup.home
+	cmd := setup.command()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	s, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
@@ -48,9 +47,7 @@ func newAgentWith(t *testing.T, serveArgs []string, extraEnv ...string) *agent {
 	a.session = s
 	t.Cleanup(func() {
 		s.Close()
-		stop := exec.Command(testbin.Loams(t), "stack", "stop", "--name", "app", "--grace", "2s")
-		stop.Env = cmd.Env
-		_ = stop.Run()
+		stopStack(t, setup.env, "app")
 	})
 	return a
 }
@@ -77,16 +74,6 @@ func (a *agent) call(name string, args map[string]any) (map[string]any, bool) {
 		a.t.Errorf("%s: the text block is not compact JSON: %.200s", name, text)
 	}
 	return out, res.IsError
-}
-
-func jsonEqual(a, b string) bool {
-	var x, y any
-	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
-		return false
-	}
-	xs, _ := json.Marshal(x)
-	ys, _ := json.Marshal(y)
-	return string(xs) == string(ys)
 }
 
 func TestStackAndEnvTools(t *testing.T) {

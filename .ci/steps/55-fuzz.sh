@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A bounded fuzz run of the MCP server's JSON-RPC framing and dispatch
-# (mcpserve.FuzzServeFraming, seeded with every case of issue 11) on every
+# (front.FuzzFraming, seeded with every case of issue 11) on every
 # build. A failing input is written to
-# mcpserve/testdata/fuzz/FuzzServeFraming/: commit it with the fix, and
+# mcpserve/front/testdata/fuzz/FuzzFraming/: commit it with the fix, and
 # `go test ./...` replays it from then on.
 set -euo pipefail
-go test ./mcpserve -run '^$' -fuzz '^FuzzServeFraming$' -fuzztime "${LOAMS_FUZZ_TIME:-60s}" -fuzzminimizetime 10s
+go test ./mcpserve/front -run '^$' -fuzz '^FuzzFraming$' -fuzztime "${LOAMS_FUZZ_TIME:-60s}" -fuzzminimizetime 10s

@@ -1,4 +1,4 @@
-package mcpserve
+package front
 
 import (
 	"bytes"
@@ -8,119 +8,11 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"loams.dev/cli/internal/redact"
 )
-
-// slot is where one message's answer goes: straight out, or into its batch.
-type slot struct {
-	batch *batch
-	index int
-}
-
-// deliver sends line (nil: this message gets no answer).
-func (s *slot) deliver(f *front, line []byte) {
-	if s.batch == nil {
-		if line != nil {
-			_ = f.writeLine(line)
-		}
-		return
-	}
-	s.batch.fill(f, s.index, line)
-}
-
-// batch collects the answers to one inbound batch, which go out together
-// as one array once the last member has its answer.
-type batch struct {
-	mu      sync.Mutex
-	parts   [][]byte
-	pending int
-}
-
-func (b *batch) fill(f *front, i int, line []byte) {
-	b.mu.Lock()
-	if i >= 0 {
-		b.parts[i] = line
-	}
-	b.pending--
-	complete := b.pending == 0
-	b.mu.Unlock()
-	if !complete {
-		return
-	}
-	var out [][]byte
-	for _, p := range b.parts {
-		if p != nil {
-			out = append(out, p)
-		}
-	}
-	if len(out) > 0 {
-		_ = f.writeLine(append(append([]byte{'['}, bytes.Join(out, []byte{','})...), ']'))
-	}
-}
-
-// fromSDK is every message the SDK writes. An answer goes out under the
-// client's own id, checked and redacted; answers nobody is owed any more
-// (cancelled, or given up at shutdown) are dropped.
-func (f *front) fromSDK(msg jsonrpc.Message) error {
-	resp, ok := msg.(*jsonrpc.Response)
-	if !ok {
-		data, err := jsonrpc.EncodeMessage(msg)
-		if err != nil {
-			return err
-		}
-		return f.writeLine(redact.Bytes(unescapeHTML(data)))
-	}
-	n, _ := resp.ID.Raw().(int64)
-	f.mu.Lock()
-	c := f.calls[n]
-	f.mu.Unlock()
-	if c == nil {
-		return nil
-	}
-	if c.cancelled {
-		f.finish(n, nil, "cancelled")
-		return nil
-	}
-	line, outcome := render(c, resp)
-	f.finish(n, line, outcome)
-	return nil
-}
-
-// finish retires call n and delivers its answer (nil: none is sent).
-//
-// The call stays counted until its answer is delivered: were it removed
-// first, another call finishing at the same moment could find nothing in
-// flight after EOF and end the server before this answer (or the batch
-// it completes) is written.
-func (f *front) finish(n int64, line []byte, outcome string) {
-	f.mu.Lock()
-	c := f.calls[n]
-	if c == nil || c.finishing {
-		f.mu.Unlock()
-		return
-	}
-	c.finishing = true
-	f.mu.Unlock()
-	// Never the arguments: they can hold paths and values the user typed.
-	attrs := []any{"method", c.in.method, "tool", c.in.tool, "duration_ms", time.Since(c.started).Milliseconds(), "outcome", outcome}
-	if c.in.client != "" || c.in.protocol != "" {
-		attrs = append(attrs, "client", c.in.client, "protocol", c.in.protocol) // which host, speaking which revision
-	}
-	f.log.Info("request", attrs...)
-	c.slot.deliver(f, line)
-	f.mu.Lock()
-	delete(f.calls, n)
-	if f.inFlight[c.in.key] == n {
-		delete(f.inFlight, c.in.key)
-	}
-	f.settled.Broadcast()
-	f.mu.Unlock()
-	f.checkDone()
-}
 
 // render turns the SDK's answer into the line the client gets.
 func render(c *call, resp *jsonrpc.Response) ([]byte, string) {

@@ -1,18 +1,10 @@
-package mcpserve
+package front
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
-	"time"
-
-	"loams.dev/cli/docsindex"
-	"loams.dev/cli/internal/buildinfo"
-	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/testbin"
 )
 
 // fuzzSeeds are the cases of issue 11 and the spec's JSON-RPC rules, line
@@ -28,16 +20,16 @@ func fuzzSeeds() []string {
 		init25 + "\n" + inited + "\n[" + list + "," + list + "]\n",
 		init25 + "\n" + `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}` + "\n",
 		`{"jsonrpc":"2.0","id":null,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":1.5,"method":"ping"}` + "\n" + `{"jsonrpc":"2.0","id":7}` + "\n",
-		init25 + "\n" + inited + "\n" + `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"loams_info"}}` + "\n" + `{"jsonrpc":"2.0","id":"a","method":"ping"}` + "\n",
-		init25 + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"stack_start","arguments":{"name":"x"}}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}` + "\n",
-		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"loams_info"}}` + "\n",
+		init25 + "\n" + inited + "\n" + `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"echo"}}` + "\n" + `{"jsonrpc":"2.0","id":"a","method":"ping"}` + "\n",
+		init25 + "\n" + `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"name":"x"}}}` + "\n" + `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}` + "\n",
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}` + "\n",
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":2026}}}` + "\n",
 		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n",
 		`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":null}}` + "\n" + `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":[1]}` + "\n" + `{"jsonrpc":"2.0","id":6,"method":"tools/list","params":"x"}` + "\n",
 		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta26 + `}}` + "\n" + init25 + "\n",
 		`{"jsonrpc":"2.0","id":8,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}` + "\n",
-		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search_docs","arguments":{"query":"port","limit":"3","wait_for_previous":true},` + meta26 + `}}` + "\n",
-		`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"search_docs","arguments":{"query":"` + strings.Repeat("q", 4096) + `"},` + meta26 + `}}` + "\n",
+		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"text":"port","limit":"3","wait_for_previous":true},` + meta26 + `}}` + "\n",
+		`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + strings.Repeat("q", 4096) + `"},` + meta26 + `}}` + "\n",
 		`{"jsonrpc":"2.0","id":11,"method":"ping","params":{` + meta26 + `}}` + "\n" + init25 + "\n" + init25 + "\n",
 		"not json\n\n[]\n[1]\n\"x\"\n{}\n",
 		init25 + "\n" + `{"jsonrpc":"2.0","id":12,"method":"initialize","params":{"protocolVersion":5}}` + "\n",
@@ -45,48 +37,20 @@ func fuzzSeeds() []string {
 	}
 }
 
-// FuzzServeFraming feeds arbitrary input to the whole server (framing, the
-// strict front, the SDK, the tools in a throwaway home) and checks the
-// rules of mcp.md "JSON-RPC, exactly": the server returns after EOF, every
-// stdout line is one JSON-RPC message or batch, no error has code 0, and
-// every id of a request is answered at least once and never more often
-// than it was sent, byte for byte.
-func FuzzServeFraming(f *testing.F) {
+// FuzzFraming feeds arbitrary input to the front before an SDK server and
+// checks the rules of mcp.md "JSON-RPC, exactly": the front is done after
+// EOF, every stdout line is one JSON-RPC message or batch, no error has
+// code 0, and every id of a request is answered at least once and never
+// more often than it was sent, byte for byte.
+func FuzzFraming(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, input []byte) {
-		project := t.TempDir()
-		srv, closeLog := New(Options{Home: home.Home{Dir: t.TempDir()}, ProjectDir: project, Cwd: project,
-			Getenv: func(k string) string {
-				if k == "LOAMS_SECRETS" {
-					return "file"
-				}
-				return ""
-			}, Build: buildinfo.Info{Version: "0.1.0"}})
-		defer closeLog()
-		// One docs index for every run: building it is most of a search.
-		fuzzDocsOnce.Do(func() { fuzzDocs = srv.docs() })
-		srv.docsOnce.Do(func() { srv.docsBundle = fuzzDocs })
-		var out testbin.Buffer
-		done := make(chan error, 1)
-		go func() { done <- srv.Serve(context.Background(), bytes.NewReader(input), &out) }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("Serve: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("Serve did not return after EOF\ninput: %q\noutput so far:\n%.2000s", input, out.String())
-		}
-		checkAnswers(t, input, out.String())
+		out := run(t, string(input))
+		checkAnswers(t, input, strings.Join(out, "\n"))
 	})
 }
-
-var (
-	fuzzDocsOnce sync.Once
-	fuzzDocs     *docsindex.Bundle
-)
 
 // checkAnswers holds the output against the input, parsed independently.
 func checkAnswers(t *testing.T, input []byte, output string) {

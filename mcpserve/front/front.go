@@ -1,24 +1,24 @@
-package mcpserve
+package front
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxLine bounds one inbound JSON-RPC line. Larger lines are answered with
 // an error and skipped; the stream stays usable.
 const maxLine = 16 << 20
 
-// front is the strict JSON-RPC layer between stdin/stdout and the SDK. It
+// Front is the strict JSON-RPC layer between stdin/stdout and the SDK. It
 // parses and checks every message itself, answers what is malformed, and
 // hands valid requests to the SDK under ids of its own, so every client id
 // (a string, an integer beyond 2^53, a duplicate in a batch) is answered
@@ -29,8 +29,9 @@ const maxLine = 16 << 20
 // Requests of the 2026-07-28 revision go to one SDK session and the old
 // handshake's to another, so a client that discovers first and then sends
 // initialize is not refused as a duplicate.
-type front struct {
+type Front struct {
 	out  io.Writer
+	cfg  Config
 	log  *slog.Logger
 	sess [2]*sdkConn // handshake, stateless
 
@@ -47,21 +48,15 @@ type front struct {
 	brokenOut   bool          // stdout is closed; nothing can be written
 	done        chan struct{} // closed when every call read has been answered after eof or stop
 	doneOnce    sync.Once
-	stopped     chan struct{} // closed by stop
-	// prepared answers a request without the SDK when it can (tools/list:
-	// prepared.go); nil means the SDK answers.
-	prepared func(*inbound) []byte
-	settled  *sync.Cond // broadcast whenever a call is answered (prepared.go waits on it)
-	// signalsReady is closed once signal handlers are installed (off the
-	// start's critical path, in commands.Main); nil: nothing to wait for.
-	signalsReady <-chan struct{}
+	stopped     chan struct{} // closed by Stop
+	settled     *sync.Cond    // broadcast whenever a call is answered (finishAfterInitialize waits on it)
 }
 
-func (f *front) answerPrepared(in *inbound) []byte {
-	if f.prepared == nil {
+func (f *Front) answerPrepared(in *inbound) []byte {
+	if f.cfg.Prepared == nil {
 		return nil
 	}
-	return f.prepared(in)
+	return f.cfg.Prepared(Request{ID: in.id, Method: in.method, Params: in.params, Stateless: in.stateless})
 }
 
 // call is one forwarded request owed an answer.
@@ -74,8 +69,13 @@ type call struct {
 	slot      *slot // where the answer goes
 }
 
-func newFront(out io.Writer, log *slog.Logger) *front {
-	f := &front{out: out, log: log, next: 1, calls: map[int64]*call{}, inFlight: map[string]int64{}, done: make(chan struct{}), stopped: make(chan struct{})}
+// New makes a front that writes answers to out. Connect an SDK server to
+// each of Transports, then run Read on the input.
+func New(out io.Writer, cfg Config) *Front {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	f := &Front{out: out, cfg: cfg, log: cfg.Log, next: 1, calls: map[int64]*call{}, inFlight: map[string]int64{}, done: make(chan struct{}), stopped: make(chan struct{})}
 	f.settled = sync.NewCond(&f.mu)
 	for i := range f.sess {
 		f.sess[i] = &sdkConn{front: f, index: i, incoming: make(chan jsonrpc.Message), closed: make(chan struct{})}
@@ -83,9 +83,23 @@ func newFront(out io.Writer, log *slog.Logger) *front {
 	return f
 }
 
-// readLoop splits the input into lines and dispatches each. It never stops
-// on bad input: only the end of the stream (or a stop) ends it.
-func (f *front) readLoop(in io.Reader) {
+// Transports are the two SDK sessions' ends: the initialize handshake's,
+// then the 2026-07-28 revision's.
+func (f *Front) Transports() []mcp.Transport {
+	return []mcp.Transport{f.sess[0], f.sess[1]}
+}
+
+// Done is closed once the input has ended (or Stop was called) and every
+// request read has been answered.
+func (f *Front) Done() <-chan struct{} { return f.done }
+
+// Stopped is closed by Stop, which the front calls itself when stdout
+// closes.
+func (f *Front) Stopped() <-chan struct{} { return f.stopped }
+
+// Read splits the input into lines and dispatches each, until the input
+// ends or the front stops. It never stops on bad input.
+func (f *Front) Read(in io.Reader) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, tooLong, err := readLine(r)
@@ -131,7 +145,7 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 }
 
 // dispatch handles one line: a message or a batch of them.
-func (f *front) dispatch(line []byte) {
+func (f *Front) dispatch(line []byte) {
 	line = bytes.TrimSpace(line)
 	if !json.Valid(line) {
 		f.logRejected("", errorf(codeParse, ""))
@@ -158,7 +172,7 @@ func (f *front) dispatch(line []byte) {
 
 // accept checks one message and either answers it into s at once or
 // forwards it to the SDK, which answers it later through Write.
-func (f *front) accept(raw []byte, s *slot) {
+func (f *Front) accept(raw []byte, s *slot) {
 	in, rerr := parseMessage(raw)
 	if rerr == nil && in.response {
 		f.forward(0, &jsonrpcResponse{raw: raw})
@@ -186,7 +200,7 @@ func (f *front) accept(raw []byte, s *slot) {
 
 // admit registers a request under an id of ours and forwards it. A
 // request before any session, or reusing an id in flight, is refused.
-func (f *front) admit(in *inbound, s *slot) *rpcError {
+func (f *Front) admit(in *inbound, s *slot) *rpcError {
 	sess := 0
 	if in.stateless {
 		sess = 1
@@ -205,7 +219,7 @@ func (f *front) admit(in *inbound, s *slot) *rpcError {
 		f.initialized = true
 	case !in.stateless && !f.initialized && in.method != "ping":
 		f.mu.Unlock()
-		return errorf(codeInvalidParams, "invalid params: no session; send initialize first, or (protocol 2026-07-28) the %s and %s _meta fields", metaVersion, metaCapabilities)
+		return errorf(codeInvalidParams, "invalid params: no session; send initialize first, or (protocol 2026-07-28) the %s and %s _meta fields", MetaVersion, MetaCapabilities)
 	}
 	id := f.next
 	f.next++
@@ -227,7 +241,7 @@ func (f *front) admit(in *inbound, s *slot) *rpcError {
 
 // notify forwards a notification; notifications/cancelled is translated
 // to our id, and the cancelled request will get no answer.
-func (f *front) notify(in *inbound) {
+func (f *Front) notify(in *inbound) {
 	if in.method != "notifications/cancelled" {
 		sess := 0
 		if in.stateless {
@@ -263,7 +277,7 @@ func (f *front) notify(in *inbound) {
 
 // forward hands a message to an SDK session; false when the session has
 // closed and will never answer.
-func (f *front) forward(sess int, msg jsonrpc.Message) bool {
+func (f *Front) forward(sess int, msg jsonrpc.Message) bool {
 	if r, ok := msg.(*jsonrpcResponse); ok {
 		decoded, err := jsonrpc.DecodeMessage(r.raw)
 		if err != nil {
@@ -284,26 +298,4 @@ func (f *front) forward(sess int, msg jsonrpc.Message) bool {
 type jsonrpcResponse struct {
 	jsonrpc.Message
 	raw []byte
-}
-
-// logRejected records a message the front answered (or dropped) itself.
-func (f *front) logRejected(method string, e *rpcError) {
-	f.log.Info("request", "method", clip(method, 100), "duration_ms", 0, "outcome", fmt.Sprintf("rpc_error %d", e.code))
-}
-
-func (f *front) isStopping() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.stopping
-}
-
-// checkDone closes done once stdin ended (or the front stopped) and no
-// call is left to answer.
-func (f *front) checkDone() {
-	f.mu.Lock()
-	finished := (f.eof || f.stopping) && len(f.calls) == 0
-	f.mu.Unlock()
-	if finished {
-		f.doneOnce.Do(func() { close(f.done) })
-	}
 }

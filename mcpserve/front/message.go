@@ -1,4 +1,4 @@
-package mcpserve
+package front
 
 import (
 	"bytes"
@@ -20,13 +20,6 @@ const (
 	codeInvalidParams  = -32602
 	codeInternal       = -32603
 	codeBadVersion     = -32022
-)
-
-// Keys of the 2026-07-28 revision's per-request _meta.
-const (
-	metaVersion      = "io.modelcontextprotocol/protocolVersion"
-	metaCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	metaClientInfo   = "io.modelcontextprotocol/clientInfo"
 )
 
 // inbound is one JSON-RPC message as the client sent it, checked strictly.
@@ -156,24 +149,24 @@ func checkParams(in *inbound) *rpcError {
 	}
 	var meta map[string]json.RawMessage
 	_ = json.Unmarshal(p.Meta, &meta)
-	rawVersion, hasVersion := meta[metaVersion]
-	_, hasCaps := meta[metaCapabilities]
+	rawVersion, hasVersion := meta[MetaVersion]
+	_, hasCaps := meta[MetaCapabilities]
 	if !hasVersion {
 		if hasCaps {
-			return errorf(codeInvalidParams, "invalid params: _meta has %s but no %s", metaCapabilities, metaVersion)
+			return errorf(codeInvalidParams, "invalid params: _meta has %s but no %s", MetaCapabilities, MetaVersion)
 		}
 		return nil
 	}
 	var version string
 	if json.Unmarshal(rawVersion, &version) != nil {
-		return errorf(codeInvalidParams, `invalid params: _meta[%q] must be a string such as "2026-07-28"`, metaVersion)
+		return errorf(codeInvalidParams, `invalid params: _meta[%q] must be a string such as "2026-07-28"`, MetaVersion)
 	}
 	if !slices.Contains(mcp.SupportedProtocolVersions(), version) {
 		return &rpcError{code: codeBadVersion, message: "unsupported protocol version",
 			data: map[string]any{"supported": mcp.SupportedProtocolVersions(), "requested": clip(version, 100)}}
 	}
 	if !hasCaps {
-		return errorf(codeInvalidParams, "invalid params: _meta needs %s under protocol %s", metaCapabilities, version)
+		return errorf(codeInvalidParams, "invalid params: _meta needs %s under protocol %s", MetaCapabilities, version)
 	}
 	in.stateless = true
 	if in.method == "server/discover" {
