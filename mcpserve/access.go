@@ -2,21 +2,23 @@ package mcpserve
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/mcptools"
 )
 
 // toolNames are the eight tools, in the order (*Server).tools builds them;
 // known without building any (the access check runs before the first call).
-var toolNames = []string{"search_docs", "get_sdk_snippet", "loams_info", "stack_status",
-	"stack_create", "stack_start", "env_export", "add_package"}
+// The one list lives in internal/mcptools, which mcp install reads too.
+var toolNames = mcptools.Names
 
 // readOnlyTools change nothing: the --read-only set.
-var readOnlyTools = []string{"search_docs", "get_sdk_snippet", "loams_info", "stack_status"}
+var readOnlyTools = mcptools.ReadOnly
 
 // Access is which tools a server exposes. The zero value exposes all.
 // The user sets it (`mcp serve --read-only`, `--tools`, LOAMS_MCP_TOOLS),
@@ -69,7 +71,7 @@ func AccessFromEnv(value string) (Access, error) {
 		return ParseAccess(true, "")
 	}
 	a, err := ParseAccess(false, value)
-	if e, ok := err.(*errs.Error); ok {
+	if e := (*errs.Error)(nil); errors.As(err, &e) {
 		e.Message = "LOAMS_MCP_TOOLS" + strings.TrimPrefix(e.Message, "--tools")
 	}
 	return a, err
