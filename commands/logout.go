@@ -50,10 +50,3 @@ func newLogoutCmd(f *Factory) *cli.Command {
 		},
 	}
 }
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}

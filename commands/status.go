@@ -197,24 +197,3 @@ func statusText(st *statusJSON) [][]string {
 	}
 	return rows
 }
-
-// compatibility is the server version's skew against this CLI, with the
-// server helper's rules (serverbin.Skew); where Skew has no answer, status
-// still says why: a dev build skips the check, an unknown version is unknown.
-func compatibility(server string) string {
-	b := buildinfo.Get()
-	if c := serverbin.Skew(b.Version, server, b.IsDev()); c != "" {
-		return c
-	}
-	if b.IsDev() {
-		return "unchecked"
-	}
-	return "unknown"
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
