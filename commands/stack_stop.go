@@ -9,33 +9,41 @@ import (
 	"loams.dev/cli/stack"
 )
 
+type stackStopOptions struct {
+	Name  string        // "" asks the target rule
+	Grace time.Duration // before SIGKILL
+}
+
 func newStackStopCmd(f *Factory) *cli.Command {
-	var name string
-	var grace time.Duration
+	opts := &stackStopOptions{}
 	return &cli.Command{
 		Name:  "stop",
 		Usage: "Stop a stack's server (SIGTERM, then SIGKILL after --grace)",
 		Description: describe("Stopping a stopped stack succeeds.",
 			"loams stack stop dev", "loams stack stop dev --grace 5s"),
-		Flags: []cli.Flag{nameFlag(&name, false),
-			&cli.DurationFlag{Name: "grace", Value: stack.DefaultGrace, Usage: "how long the server gets to shut down before SIGKILL", Destination: &grace}},
+		Flags: []cli.Flag{nameFlag(&opts.Name, false),
+			&cli.DurationFlag{Name: "grace", Value: stack.DefaultGrace, Usage: "how long the server gets to shut down before SIGKILL", Destination: &opts.Grace}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			t, err := f.stackTarget(name)
-			if err != nil {
-				return err
-			}
-			n := t.Stack
-			sv, err := f.Supervisor()
-			if err != nil {
-				return err
-			}
-			var d *stack.Description
-			if err := f.withProgress("stopping "+n+"…", func() (err error) { d, err = f.stopStack(ctx, sv, n, grace); return err }); err != nil {
-				return err
-			}
-			return f.printStack(d, t)
+			return runStackStop(ctx, f, opts)
 		},
 	}
+}
+
+func runStackStop(ctx context.Context, f *Factory, opts *stackStopOptions) error {
+	t, err := f.stackTarget(opts.Name)
+	if err != nil {
+		return err
+	}
+	n := t.Stack
+	sv, err := f.Supervisor()
+	if err != nil {
+		return err
+	}
+	var d *stack.Description
+	if err := f.withProgress("stopping "+n+"…", func() (err error) { d, err = f.stopStack(ctx, sv, n, opts.Grace); return err }); err != nil {
+		return err
+	}
+	return f.printStack(d, t)
 }
 
 // stopStack stops a stack itself, or through the service manager that

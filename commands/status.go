@@ -51,16 +51,21 @@ func newStatusCmd(f *Factory) *cli.Command {
 			if cmd.Args().Len() > 0 {
 				return errs.New(errs.Usage, "run `loams status --help`", "status takes no arguments, got %q", cmd.Args().First())
 			}
-			st, err := endpointStatus(ctx, f)
-			if err != nil {
-				return err
-			}
-			if err := printStatus(f, st); err != nil {
-				return err
-			}
-			return statusFailed(st)
+			return runStatus(ctx, f)
 		},
 	}
+}
+
+// runStatus takes no options: the verb has no flags of its own.
+func runStatus(ctx context.Context, f *Factory) error {
+	st, err := endpointStatus(ctx, f)
+	if err != nil {
+		return err
+	}
+	if err := printStatus(f, st); err != nil {
+		return err
+	}
+	return statusFailed(st)
 }
 
 // endpointStatus asks the resolved endpoint for GetInstance. Failing to
