@@ -75,7 +75,7 @@ func dryRunText(res *agents.Result) string {
 }
 
 // projectDirFlag is --project-dir for the verbs whose project scopes need
-// one when they do not run inside the project.
-func projectDirFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "project-dir", Usage: "project directory of the project scopes (default: the nearest project root)"}
+// one when they do not run inside the project; dst, when not nil, receives it.
+func projectDirFlag(dst *string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "project-dir", Usage: "project directory of the project scopes (default: the nearest project root)", Destination: dst}
 }

@@ -56,7 +56,7 @@ func newMCPInstallCmd(f *Factory) *cli.Command {
 			&cli.BoolFlag{Name: "read-only", Usage: "give the agent only the tools that change nothing (" + strings.Join(mcptools.ReadOnly, ", ") + ")"},
 			&cli.StringFlag{Name: "tools", Usage: "give the agent only these tools, comma-separated"},
 			&cli.BoolFlag{Name: "with-skill", Usage: "also write a skill file for agents that read one"},
-			projectDirFlag(),
+			projectDirFlag(nil), // read in the Action with the other flags
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return runMCPInstall(ctx, f, &mcpInstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"),
