@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
+
 	"loams.dev/cli/agents"
 	"loams.dev/cli/internal/output"
 )

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
+
 	"loams.dev/cli/internal/errs"
 )
 
