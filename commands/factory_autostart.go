@@ -21,6 +21,17 @@ type registration struct {
 	run  autostart.Runner
 }
 
+// stackRegistration is the stack an autostart verb acts on (name when
+// given, else the target rule) and its registration.
+func (f *Factory) stackRegistration(name string) (string, *registration, error) {
+	n, err := f.stackName(name)
+	if err != nil {
+		return n, nil, err
+	}
+	r, err := f.registrationFor(n, "")
+	return n, r, err
+}
+
 // registrationFor describes stack name's registration with goos's service
 // manager ("" = this machine's).
 func (f *Factory) registrationFor(name, goos string) (*registration, error) {

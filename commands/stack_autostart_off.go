@@ -26,11 +26,7 @@ func newAutostartOffCmd(f *Factory) *cli.Command {
 }
 
 func runAutostartOff(ctx context.Context, f *Factory, opts *autostartOffOptions) error {
-	n, err := f.stackName(opts.Name)
-	if err != nil {
-		return err
-	}
-	r, err := f.registrationFor(n, "")
+	n, r, err := f.stackRegistration(opts.Name)
 	if err != nil {
 		return err
 	}

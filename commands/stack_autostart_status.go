@@ -38,11 +38,7 @@ func newAutostartStatusCmd(f *Factory) *cli.Command {
 }
 
 func runAutostartStatus(ctx context.Context, f *Factory, opts *autostartStatusOptions) error {
-	n, err := f.stackName(opts.Name)
-	if err != nil {
-		return err
-	}
-	r, err := f.registrationFor(n, "")
+	n, r, err := f.stackRegistration(opts.Name)
 	if err != nil {
 		return err
 	}

@@ -24,15 +24,11 @@ func newStackDescribeCmd(f *Factory) *cli.Command {
 }
 
 func runStackDescribe(ctx context.Context, f *Factory, opts *stackDescribeOptions) error {
-	t, err := f.stackTarget(opts.Name)
+	t, sv, err := f.stackAndSupervisor(opts.Name)
 	if err != nil {
 		return err
 	}
 	n := t.Stack
-	sv, err := f.Supervisor()
-	if err != nil {
-		return err
-	}
 	d, err := sv.Describe(ctx, n)
 	if err != nil {
 		return err

@@ -31,15 +31,11 @@ func newStackRestartCmd(f *Factory) *cli.Command {
 }
 
 func runStackRestart(ctx context.Context, f *Factory, opts *stackRestartOptions) error {
-	t, err := f.stackTarget(opts.Name)
+	t, sv, err := f.stackAndSupervisor(opts.Name)
 	if err != nil {
 		return err
 	}
 	n := t.Stack
-	sv, err := f.Supervisor()
-	if err != nil {
-		return err
-	}
 	if err := f.withProgress("stopping "+n+"…", func() error { _, err := f.stopStack(ctx, sv, n, stack.DefaultGrace); return err }); err != nil {
 		return err
 	}

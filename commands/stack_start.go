@@ -30,15 +30,11 @@ func newStackStartCmd(f *Factory) *cli.Command {
 }
 
 func runStackStart(ctx context.Context, f *Factory, opts *stackStartOptions) error {
-	t, err := f.stackTarget(opts.Name)
+	t, sv, err := f.stackAndSupervisor(opts.Name)
 	if err != nil {
 		return err
 	}
 	n := t.Stack
-	sv, err := f.Supervisor()
-	if err != nil {
-		return err
-	}
 	start := sv.Start
 	if r := f.managed(n); r != nil { // autostarted: the service manager starts it
 		start = func(ctx context.Context, _ string, wait time.Duration) (*stack.Description, error) {

@@ -30,15 +30,11 @@ func newStackStopCmd(f *Factory) *cli.Command {
 }
 
 func runStackStop(ctx context.Context, f *Factory, opts *stackStopOptions) error {
-	t, err := f.stackTarget(opts.Name)
+	t, sv, err := f.stackAndSupervisor(opts.Name)
 	if err != nil {
 		return err
 	}
 	n := t.Stack
-	sv, err := f.Supervisor()
-	if err != nil {
-		return err
-	}
 	var d *stack.Description
 	if err := f.withProgress("stopping "+n+"…", func() (err error) { d, err = f.stopStack(ctx, sv, n, opts.Grace); return err }); err != nil {
 		return err
