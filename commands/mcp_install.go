@@ -22,6 +22,7 @@ type mcpInstallOptions struct {
 }
 
 func newMCPInstallCmd(f *Factory) *cli.Command {
+	opts := &mcpInstallOptions{}
 	return &cli.Command{
 		Name:  "install",
 		Usage: "Register `loams mcp serve` with a coding agent",
@@ -47,22 +48,19 @@ func newMCPInstallCmd(f *Factory) *cli.Command {
 			"loams mcp install --agent cursor --read-only",
 			"loams mcp install --agent claude-code --tools search_docs,get_sdk_snippet,env_export --with-skill"),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
-			&cli.StringFlag{Name: "scope", Usage: "user, project or local (default: the agent's first scope, listed above)"},
-			&cli.StringFlag{Name: "stack", Usage: "stack whose HTTP MCP endpoint to add (default: the profile's default_stack)"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing"},
-			&cli.BoolFlag{Name: "allow-temporary-binary", Usage: "register this loams even though it is a go run/go test build in the Go build cache"},
-			&cli.BoolFlag{Name: "absolute-path", Usage: "write this binary's absolute path, also in a project file (default there: `loams` from PATH)"},
-			&cli.BoolFlag{Name: "read-only", Usage: "give the agent only the tools that change nothing (" + strings.Join(mcptools.ReadOnly, ", ") + ")"},
-			&cli.StringFlag{Name: "tools", Usage: "give the agent only these tools, comma-separated"},
-			&cli.BoolFlag{Name: "with-skill", Usage: "also write a skill file for agents that read one"},
-			projectDirFlag(nil), // read in the Action with the other flags
+			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", "), Destination: &opts.agent},
+			&cli.StringFlag{Name: "scope", Usage: "user, project or local (default: the agent's first scope, listed above)", Destination: &opts.scope},
+			&cli.StringFlag{Name: "stack", Usage: "stack whose HTTP MCP endpoint to add (default: the profile's default_stack)", Destination: &opts.stack},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing", Destination: &opts.dryRun},
+			&cli.BoolFlag{Name: "allow-temporary-binary", Usage: "register this loams even though it is a go run/go test build in the Go build cache", Destination: &opts.allowTemp},
+			&cli.BoolFlag{Name: "absolute-path", Usage: "write this binary's absolute path, also in a project file (default there: `loams` from PATH)", Destination: &opts.absolutePath},
+			&cli.BoolFlag{Name: "read-only", Usage: "give the agent only the tools that change nothing (" + strings.Join(mcptools.ReadOnly, ", ") + ")", Destination: &opts.readOnly},
+			&cli.StringFlag{Name: "tools", Usage: "give the agent only these tools, comma-separated", Destination: &opts.tools},
+			&cli.BoolFlag{Name: "with-skill", Usage: "also write a skill file for agents that read one", Destination: &opts.withSkill},
+			projectDirFlag(&opts.projectDir),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			return runMCPInstall(ctx, f, &mcpInstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"),
-				stack: cmd.String("stack"), dryRun: cmd.Bool("dry-run"), allowTemp: cmd.Bool("allow-temporary-binary"),
-				projectDir: cmd.String("project-dir"), absolutePath: cmd.Bool("absolute-path"), withSkill: cmd.Bool("with-skill"),
-				readOnly: cmd.Bool("read-only"), tools: cmd.String("tools")})
+			return runMCPInstall(ctx, f, opts)
 		},
 	}
 }
