@@ -1,11 +1,6 @@
 package commands
 
-import (
-	"github.com/urfave/cli/v3"
-
-	"loams.dev/cli/internal/config"
-	"loams.dev/cli/internal/errs"
-)
+import "github.com/urfave/cli/v3"
 
 func newConfigureCmd(f *Factory) *cli.Command {
 	return &cli.Command{
@@ -17,22 +12,4 @@ func newConfigureCmd(f *Factory) *cli.Command {
 			newConfigureGetCmd(f), newConfigureSetCmd(f), newConfigureUnsetCmd(f), newConfigureListCmd(f),
 		},
 	}
-}
-
-func joinKeys() string {
-	s := ""
-	for i, k := range config.KeyNames() {
-		if i > 0 {
-			s += ", "
-		}
-		s += k
-	}
-	return s
-}
-
-func oneArg(cmd *cli.Command, name string) (string, error) {
-	if cmd.Args().Len() != 1 {
-		return "", errs.New(errs.Usage, "usage: "+cmd.FullName()+" "+name, "%s takes exactly one %s", cmd.FullName(), name)
-	}
-	return cmd.Args().First(), nil
 }

@@ -1,12 +1,7 @@
 package commands
 
 import (
-	"context"
-
 	"github.com/urfave/cli/v3"
-
-	"loams.dev/cli/autostart"
-	"loams.dev/cli/stack"
 )
 
 func newStackAutostartCmd(f *Factory) *cli.Command {
@@ -26,28 +21,4 @@ func newStackAutostartCmd(f *Factory) *cli.Command {
 		sub.ShellComplete = completeStackName(f)
 	}
 	return c
-}
-
-// autostartOff unregisters the stack, removes the file and stops what the
-// manager leaves running. A manager that cannot be reached does not keep
-// the file in place: it could never start anything either.
-func (f *Factory) autostartOff(ctx context.Context, r *registration) error {
-	if !r.p.Registered(r.u, r.s) {
-		return nil
-	}
-	if err := r.run.RunAll(ctx, r.p, r.p.Off(r.u, r.s, r.file)); err != nil {
-		f.Notice("%v", err)
-	}
-	if err := autostart.Remove(r.file); err != nil {
-		return err
-	}
-	if r.p.AfterOff != nil {
-		_ = r.run.RunAll(ctx, r.p, r.p.AfterOff(r.u, r.s, r.file))
-	}
-	sv, err := f.Supervisor()
-	if err != nil {
-		return err
-	}
-	_, err = sv.Stop(ctx, r.s.Stack, stack.DefaultGrace)
-	return err
 }

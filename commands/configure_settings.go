@@ -42,3 +42,15 @@ func editSetting(f *Factory, key, value string, unset bool) error {
 		Rows: [][]string{{key, p.Get(key)}},
 	})
 }
+
+// joinKeys lists the setting names for help and errors.
+func joinKeys() string {
+	s := ""
+	for i, k := range config.KeyNames() {
+		if i > 0 {
+			s += ", "
+		}
+		s += k
+	}
+	return s
+}
