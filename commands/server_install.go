@@ -41,13 +41,17 @@ func newServerInstallCmd(f *Factory) *cli.Command {
 			if cmd.Args().Len() > 0 {
 				return errs.New(errs.Usage, "give the version with --version", "server install takes no arguments, got %q", cmd.Args().First())
 			}
-			r, err := f.installServer(ctx, opts.InstallOptions, opts.allowDownload || opts.yes)
-			if err != nil {
-				return err
-			}
-			return f.Printer().Print(output.View{JSON: map[string]any{"installed": r}, Rows: [][]string{
-				{"installed", r.Version + " (" + r.Variant + ")"}, {"path", r.Path}, {"signed", fmt.Sprint(r.Signed)},
-				{"source", r.SourceURL}, {"sha256", r.SHA256}}})
+			return runServerInstall(ctx, f, opts)
 		},
 	}
+}
+
+func runServerInstall(ctx context.Context, f *Factory, opts *serverInstallOptions) error {
+	r, err := f.installServer(ctx, opts.InstallOptions, opts.allowDownload || opts.yes)
+	if err != nil {
+		return err
+	}
+	return f.Printer().Print(output.View{JSON: map[string]any{"installed": r}, Rows: [][]string{
+		{"installed", r.Version + " (" + r.Variant + ")"}, {"path", r.Path}, {"signed", fmt.Sprint(r.Signed)},
+		{"source", r.SourceURL}, {"sha256", r.SHA256}}})
 }
