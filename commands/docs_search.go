@@ -96,18 +96,6 @@ func searchCards(results []docsindex.Result, width int, r *lipgloss.Renderer, co
 	return b.String()
 }
 
-// fit cuts s to width display cells, marking the cut with an ellipsis.
-func fit(s string, width int) string {
-	if lipgloss.Width(s) <= width {
-		return s
-	}
-	rs := []rune(s)
-	for len(rs) > 0 && lipgloss.Width(string(rs))+1 > width {
-		rs = rs[:len(rs)-1]
-	}
-	return strings.TrimRight(string(rs), " ") + "…"
-}
-
 // wrap breaks text into at most n lines of width cells on word boundaries;
 // the last line is cut with an ellipsis when text goes on.
 func wrap(text string, width, n int) []string {

@@ -175,10 +175,3 @@ func orOther(a, b string) string {
 	}
 	return b
 }
-
-// say tells a person what a command did, on stderr (stdout stays for data).
-func (f *Factory) say(format string, args ...any) {
-	if !f.Globals.Quiet && !f.JSON() { // json: the document says it; warnings go through warn
-		f.IO.Say(format, args...)
-	}
-}

@@ -21,6 +21,17 @@ type registration struct {
 	run  autostart.Runner
 }
 
+// stackRegistration is the stack an autostart verb acts on (name when
+// given, else the target rule) and its registration.
+func (f *Factory) stackRegistration(name string) (string, *registration, error) {
+	n, err := f.stackName(name)
+	if err != nil {
+		return n, nil, err
+	}
+	r, err := f.registrationFor(n, "")
+	return n, r, err
+}
+
 // registrationFor describes stack name's registration with goos's service
 // manager ("" = this machine's).
 func (f *Factory) registrationFor(name, goos string) (*registration, error) {
@@ -150,4 +161,28 @@ func waitRunning(ctx context.Context, sv *stack.Supervisor, name string, wait ti
 		case <-time.After(interval):
 		}
 	}
+}
+
+// autostartOff unregisters the stack, removes the file and stops what the
+// manager leaves running. A manager that cannot be reached does not keep
+// the file in place: it could never start anything either.
+func (f *Factory) autostartOff(ctx context.Context, r *registration) error {
+	if !r.p.Registered(r.u, r.s) {
+		return nil
+	}
+	if err := r.run.RunAll(ctx, r.p, r.p.Off(r.u, r.s, r.file)); err != nil {
+		f.Notice("%v", err)
+	}
+	if err := autostart.Remove(r.file); err != nil {
+		return err
+	}
+	if r.p.AfterOff != nil {
+		_ = r.run.RunAll(ctx, r.p, r.p.AfterOff(r.u, r.s, r.file))
+	}
+	sv, err := f.Supervisor()
+	if err != nil {
+		return err
+	}
+	_, err = sv.Stop(ctx, r.s.Stack, stack.DefaultGrace)
+	return err
 }

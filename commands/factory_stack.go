@@ -27,6 +27,17 @@ func (f *Factory) Supervisor() (*stack.Supervisor, error) {
 		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now, Notify: f.Notice}, nil
 }
 
+// stackAndSupervisor is how the stack verbs that act on one stack begin:
+// the stack (name when given, else the target rule) and its supervisor.
+func (f *Factory) stackAndSupervisor(name string) (workspace.Target, *stack.Supervisor, error) {
+	t, err := f.stackTarget(name)
+	if err != nil {
+		return t, nil, err
+	}
+	sv, err := f.Supervisor()
+	return t, sv, err
+}
+
 // describeView renders a stack as a key/value block plus its endpoints.
 func describeView(d *stack.Description) ([][]string, string) {
 	rows := [][]string{{"name", d.Name}, {"state", d.State}}

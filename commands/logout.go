@@ -22,38 +22,36 @@ func newLogoutCmd(f *Factory) *cli.Command {
 			if cmd.Args().Len() > 0 {
 				return errs.New(errs.Usage, "run `loams logout --help`", "logout takes no arguments, got %q", cmd.Args().First())
 			}
-			p, err := f.Profile()
-			if err != nil {
-				return err
-			}
-			store, err := f.ProfileKeys(ctx)
-			if err != nil {
-				return err
-			}
-			_, err = store.Get(ctx, p.Name)
-			had := err == nil
-			if err != nil && !errors.Is(err, secret.ErrNotFound) {
-				return err
-			}
-			if err := store.Delete(ctx, p.Name); err != nil {
-				return err
-			}
-			if had {
-				f.say("removed the API key of profile %s", p.Name)
-			} else {
-				f.say("profile %s had no stored API key", p.Name)
-			}
-			return f.Printer().Print(output.View{
-				JSON: map[string]any{"profile": p.Name, "removed": had},
-				Rows: [][]string{{"profile", p.Name}, {"removed", yesNo(had)}},
-			})
+			return runLogout(ctx, f)
 		},
 	}
 }
 
-func yesNo(b bool) string {
-	if b {
-		return "yes"
+// runLogout takes no options: the verb has no flags of its own.
+func runLogout(ctx context.Context, f *Factory) error {
+	p, err := f.Profile()
+	if err != nil {
+		return err
 	}
-	return "no"
+	store, err := f.ProfileKeys(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = store.Get(ctx, p.Name)
+	had := err == nil
+	if err != nil && !errors.Is(err, secret.ErrNotFound) {
+		return err
+	}
+	if err := store.Delete(ctx, p.Name); err != nil {
+		return err
+	}
+	if had {
+		f.say("removed the API key of profile %s", p.Name)
+	} else {
+		f.say("profile %s had no stored API key", p.Name)
+	}
+	return f.Printer().Print(output.View{
+		JSON: map[string]any{"profile": p.Name, "removed": had},
+		Rows: [][]string{{"profile", p.Name}, {"removed", yesNo(had)}},
+	})
 }

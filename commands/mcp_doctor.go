@@ -10,7 +10,12 @@ import (
 	"loams.dev/cli/internal/output"
 )
 
+type mcpDoctorOptions struct {
+	projectDir string // where the project scopes are
+}
+
 func newMCPDoctorCmd(f *Factory) *cli.Command {
+	opts := &mcpDoctorOptions{}
 	return &cli.Command{
 		Name:  "doctor",
 		Usage: "Start every agent's loams MCP entry the way the agent does and report",
@@ -21,15 +26,15 @@ func newMCPDoctorCmd(f *Factory) *cli.Command {
 			"the agent gives its servers; the mode column shows each entry's tools\n"+
 			"(all tools, read-only, or the --tools list).",
 			"loams mcp doctor", "loams mcp doctor --output json"),
-		Flags: []cli.Flag{projectDirFlag()},
+		Flags: []cli.Flag{projectDirFlag(&opts.projectDir)},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			return runMCPDoctor(ctx, f, cmd.String("project-dir"))
+			return runMCPDoctor(ctx, f, opts)
 		},
 	}
 }
 
-func runMCPDoctor(ctx context.Context, f *Factory, projectDir string) error {
-	env, err := f.agentsEnv(projectDir)
+func runMCPDoctor(ctx context.Context, f *Factory, opts *mcpDoctorOptions) error {
+	env, err := f.agentsEnv(opts.projectDir)
 	if err != nil {
 		return err
 	}

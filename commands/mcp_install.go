@@ -2,18 +2,14 @@ package commands
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/agents"
-	"loams.dev/cli/endpoint"
-	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/mcptools"
-	"loams.dev/cli/internal/output"
 )
 
 type mcpInstallOptions struct {
@@ -26,6 +22,7 @@ type mcpInstallOptions struct {
 }
 
 func newMCPInstallCmd(f *Factory) *cli.Command {
+	opts := &mcpInstallOptions{}
 	return &cli.Command{
 		Name:  "install",
 		Usage: "Register `loams mcp serve` with a coding agent",
@@ -51,22 +48,19 @@ func newMCPInstallCmd(f *Factory) *cli.Command {
 			"loams mcp install --agent cursor --read-only",
 			"loams mcp install --agent claude-code --tools search_docs,get_sdk_snippet,env_export --with-skill"),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
-			&cli.StringFlag{Name: "scope", Usage: "user, project or local (default: the agent's first scope, listed above)"},
-			&cli.StringFlag{Name: "stack", Usage: "stack whose HTTP MCP endpoint to add (default: the profile's default_stack)"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing"},
-			&cli.BoolFlag{Name: "allow-temporary-binary", Usage: "register this loams even though it is a go run/go test build in the Go build cache"},
-			&cli.BoolFlag{Name: "absolute-path", Usage: "write this binary's absolute path, also in a project file (default there: `loams` from PATH)"},
-			&cli.BoolFlag{Name: "read-only", Usage: "give the agent only the tools that change nothing (" + strings.Join(mcptools.ReadOnly, ", ") + ")"},
-			&cli.StringFlag{Name: "tools", Usage: "give the agent only these tools, comma-separated"},
-			&cli.BoolFlag{Name: "with-skill", Usage: "also write a skill file for agents that read one"},
-			projectDirFlag(),
+			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", "), Destination: &opts.agent},
+			&cli.StringFlag{Name: "scope", Usage: "user, project or local (default: the agent's first scope, listed above)", Destination: &opts.scope},
+			&cli.StringFlag{Name: "stack", Usage: "stack whose HTTP MCP endpoint to add (default: the profile's default_stack)", Destination: &opts.stack},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing", Destination: &opts.dryRun},
+			&cli.BoolFlag{Name: "allow-temporary-binary", Usage: "register this loams even though it is a go run/go test build in the Go build cache", Destination: &opts.allowTemp},
+			&cli.BoolFlag{Name: "absolute-path", Usage: "write this binary's absolute path, also in a project file (default there: `loams` from PATH)", Destination: &opts.absolutePath},
+			&cli.BoolFlag{Name: "read-only", Usage: "give the agent only the tools that change nothing (" + strings.Join(mcptools.ReadOnly, ", ") + ")", Destination: &opts.readOnly},
+			&cli.StringFlag{Name: "tools", Usage: "give the agent only these tools, comma-separated", Destination: &opts.tools},
+			&cli.BoolFlag{Name: "with-skill", Usage: "also write a skill file for agents that read one", Destination: &opts.withSkill},
+			projectDirFlag(&opts.projectDir),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			return runMCPInstall(ctx, f, &mcpInstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"),
-				stack: cmd.String("stack"), dryRun: cmd.Bool("dry-run"), allowTemp: cmd.Bool("allow-temporary-binary"),
-				projectDir: cmd.String("project-dir"), absolutePath: cmd.Bool("absolute-path"), withSkill: cmd.Bool("with-skill"),
-				readOnly: cmd.Bool("read-only"), tools: cmd.String("tools")})
+			return runMCPInstall(ctx, f, opts)
 		},
 	}
 }
@@ -144,96 +138,4 @@ func (f *Factory) skillFile(enabled []string) ([]byte, error) {
 		tools = append(tools, agents.SkillTool{Name: t.Name, Description: t.Description, ReadOnly: readOnly})
 	}
 	return agents.Skill(tools, disabled), nil
-}
-
-// notes go to stderr for a person; JSON output carries them in the document.
-func (f *Factory) notes(notes []string) {
-	if f.JSON() {
-		return
-	}
-	for _, n := range notes {
-		fmt.Fprintf(f.IO.ErrOut, "note: %s\n", n)
-	}
-}
-
-// serveArgs are the global flags `mcp install` passes on to the agent's
-// `loams mcp serve`: a profile other than the default (which must exist: an
-// agent cannot answer a prompt about a typo) and an explicit --endpoint.
-func (f *Factory) serveArgs() ([]string, error) {
-	var args []string
-	if f.Globals.ProfileExplicit && f.Globals.Profile != config.DefaultProfile {
-		if _, err := f.Profile(); err != nil {
-			return nil, err
-		}
-		args = append(args, "--profile", f.Globals.Profile)
-	}
-	if f.Globals.Endpoint != "" {
-		// Checked as every command checks it (no user:password part, no
-		// plain http off loopback) before it lands in an agent's config.
-		t, err := endpoint.ParseTarget(f.Globals.Endpoint)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, "--endpoint", t.String())
-	}
-	return args, nil
-}
-
-// agentResultView renders one install/uninstall result; json is doc.
-func agentResultView(res *agents.Result, doc any) output.View {
-	if res.DryRun {
-		return output.View{JSON: doc, Raw: dryRunText(res)}
-	}
-	state := "unchanged"
-	if res.Changed {
-		state = "changed"
-	}
-	if res.Restored {
-		state = "restored to its original bytes"
-	}
-	rows := [][]string{{"agent", res.Agent}, {"scope", res.Scope}, {"via", via(res)}, {"config", res.Path + " (" + state + ")"},
-		{"entries", strings.Join(res.Entries, ", ")}}
-	text := [][]string{{"agent", res.Agent}, {"scope", res.Scope}, {"via", res.Via}, {"config", res.Path},
-		{"state", strings.Fields(state)[0]}, {"entries", strings.Join(res.Entries, ",")}}
-	if len(res.Command) > 0 {
-		rows = append(rows, []string{"command", shellJoin(res.Command)})
-		text = append(text, []string{"command", shellJoin(res.Command)})
-	}
-	if res.Skill != nil {
-		rows = append(rows, []string{"skill", res.Skill.Path + " (" + res.Skill.State + ")"})
-		text = append(text, []string{"skill", res.Skill.Path}, []string{"skill_state", res.Skill.State})
-	}
-	if res.Backup != "" {
-		rows = append(rows, []string{"backup", res.Backup})
-		text = append(text, []string{"backup", res.Backup})
-	}
-	return output.View{JSON: doc, Rows: rows, TextRows: text}
-}
-
-func via(res *agents.Result) string {
-	if res.Via == "cli" {
-		return "the agent's CLI"
-	}
-	return "file edit"
-}
-
-func dryRunText(res *agents.Result) string {
-	var b strings.Builder
-	if !res.Changed && res.Skill == nil {
-		return "# " + res.Path + ": nothing to change\n"
-	}
-	if res.Skill != nil {
-		b.WriteString("# skill " + res.Skill.Path + ": " + res.Skill.State + "\n")
-	}
-	for _, c := range res.Commands {
-		b.WriteString(shellJoin(c) + "\n")
-	}
-	b.WriteString(res.Diff)
-	return b.String()
-}
-
-// projectDirFlag is --project-dir for the verbs whose project scopes need
-// one when they do not run inside the project.
-func projectDirFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "project-dir", Usage: "project directory of the project scopes (default: the nearest project root)"}
 }

@@ -17,6 +17,7 @@ type mcpUninstallOptions struct {
 }
 
 func newMCPUninstallCmd(f *Factory) *cli.Command {
+	opts := &mcpUninstallOptions{}
 	return &cli.Command{
 		Name:  "uninstall",
 		Usage: "Remove the entries `loams mcp install` wrote for an agent",
@@ -25,14 +26,13 @@ func newMCPUninstallCmd(f *Factory) *cli.Command {
 			"--with-skill is removed, unless you edited it since (then it is kept).",
 			"loams mcp uninstall --agent codex", "loams mcp uninstall --agent claude-code --scope project --dry-run"),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", ")},
-			&cli.StringFlag{Name: "scope", Usage: "only this scope (default: every scope installed)"},
-			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing"},
-			projectDirFlag(),
+			&cli.StringFlag{Name: "agent", Required: true, Usage: strings.Join(agents.Names(), ", "), Destination: &opts.agent},
+			&cli.StringFlag{Name: "scope", Usage: "only this scope (default: every scope installed)", Destination: &opts.scope},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the command or the diff, change nothing", Destination: &opts.dryRun},
+			projectDirFlag(&opts.projectDir),
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			return runMCPUninstall(ctx, f, &mcpUninstallOptions{agent: cmd.String("agent"), scope: cmd.String("scope"), dryRun: cmd.Bool("dry-run"),
-				projectDir: cmd.String("project-dir")})
+			return runMCPUninstall(ctx, f, opts)
 		},
 	}
 }

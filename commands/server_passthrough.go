@@ -20,6 +20,12 @@ const passthroughMarker = "LOAMS_SERVER_PASSTHROUGH"
 // Loams server binary, so commands from the server's docs keep working.
 // On Unix the server replaces this process (same pid, same signals), so
 // killing `loams dev` kills the server and no orphan can outlive it.
+// serverPassthroughOptions is one `loams <verb> ARGS…` handed to the server.
+type serverPassthroughOptions struct {
+	Verb string   // the server's own command (dev, …)
+	Args []string // passed on unparsed
+}
+
 func newServerCmd(f *Factory, name, usage string) *cli.Command {
 	return &cli.Command{
 		Name:            name,
@@ -27,23 +33,28 @@ func newServerCmd(f *Factory, name, usage string) *cli.Command {
 		Description:     describe("Runs the Loams server binary's own `"+name+"` command with the same arguments.", "loams "+name+" --help"),
 		SkipFlagParsing: true,
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if via := f.Getenv(passthroughMarker); via != "" {
-				return errs.New(errs.Usage, "point LOAMS_SERVER_BINARY or the profile's server_binary at the Loams server, not at this CLI",
-					"`loams %s` was started by `loams %s` itself: %s is this CLI, not the Loams server", name, name, via).With("server_binary", via)
-			}
-			h, err := f.Home()
-			if err != nil {
-				return err
-			}
-			p, err := f.Profile()
-			if err != nil {
-				return err
-			}
-			bin, err := stack.Locate(h, "", p.ServerBinary, f.Getenv)
-			if err != nil {
-				return err
-			}
-			return execServer(f, append([]string{bin, name}, cmd.Args().Slice()...), append(os.Environ(), passthroughMarker+"="+bin))
+			return runServerPassthrough(ctx, f, &serverPassthroughOptions{Verb: name, Args: cmd.Args().Slice()})
 		},
 	}
+}
+
+func runServerPassthrough(ctx context.Context, f *Factory, opts *serverPassthroughOptions) error {
+	name := opts.Verb
+	if via := f.Getenv(passthroughMarker); via != "" {
+		return errs.New(errs.Usage, "point LOAMS_SERVER_BINARY or the profile's server_binary at the Loams server, not at this CLI",
+			"`loams %s` was started by `loams %s` itself: %s is this CLI, not the Loams server", name, name, via).With("server_binary", via)
+	}
+	h, err := f.Home()
+	if err != nil {
+		return err
+	}
+	p, err := f.Profile()
+	if err != nil {
+		return err
+	}
+	bin, err := stack.Locate(h, "", p.ServerBinary, f.Getenv)
+	if err != nil {
+		return err
+	}
+	return execServer(f, append([]string{bin, name}, opts.Args...), append(os.Environ(), passthroughMarker+"="+bin))
 }

@@ -13,8 +13,13 @@ import (
 	"loams.dev/cli/stack"
 )
 
+type serverRemoveOptions struct {
+	Version string // the VERSION argument
+	Yes     bool
+}
+
 func newServerRemoveCmd(f *Factory) *cli.Command {
-	var yes bool
+	opts := &serverRemoveOptions{}
 	return &cli.Command{
 		Name:      "remove",
 		Usage:     "Remove an installed Loams server version",
@@ -22,24 +27,25 @@ func newServerRemoveCmd(f *Factory) *cli.Command {
 		Description: describe("Deletes $LOAMS_HOME/servers/VERSION (every variant). A running stack that uses it\n"+
 			"is a conflict: stop it first. Servers found elsewhere (packages, PATH) are not touched.",
 			"loams server remove 0.2.0 --yes"),
-		Flags: []cli.Flag{&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask", Destination: &yes}},
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask", Destination: &opts.Yes}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() != 1 {
 				return errs.New(errs.Usage, "run `loams server remove VERSION --yes` (`loams server list` shows the versions)", "server remove takes one VERSION")
 			}
-			return runServerRemove(ctx, f, cmd.Args().First(), yes)
+			opts.Version = cmd.Args().First()
+			return runServerRemove(ctx, f, opts)
 		},
 	}
 }
 
-func runServerRemove(ctx context.Context, f *Factory, version string, yes bool) error {
+func runServerRemove(ctx context.Context, f *Factory, opts *serverRemoveOptions) error {
 	h, err := f.Home()
 	if err != nil {
 		return err
 	}
-	v, ok := serverbin.ParseVersion(version)
+	v, ok := serverbin.ParseVersion(opts.Version)
 	if !ok {
-		return errs.New(errs.Usage, "give a version such as 0.2.0", "invalid version %q", version)
+		return errs.New(errs.Usage, "give a version such as 0.2.0", "invalid version %q", opts.Version)
 	}
 	dir := filepath.Join(serverbin.ServersDir(h), v.String()) + string(filepath.Separator)
 	sv, err := f.Supervisor()
@@ -56,9 +62,9 @@ func runServerRemove(ctx context.Context, f *Factory, version string, yes bool) 
 				"stack %q runs server %s", d.Name, v).With("name", d.Name)
 		}
 	}
-	if !yes {
+	if !opts.Yes {
 		if !f.CanPrompt() {
-			return errs.New(errs.ConfirmationRequired, "run `loams server remove "+version+" --yes`", "removing server %s needs a yes", v)
+			return errs.New(errs.ConfirmationRequired, "run `loams server remove "+opts.Version+" --yes`", "removing server %s needs a yes", v)
 		}
 		if ok, err := f.askYes("Remove server "+v.String()+" ("+dir+")?", false); err != nil || !ok {
 			return err

@@ -9,54 +9,63 @@ import (
 	"loams.dev/cli/internal/output"
 )
 
+type stackDeleteOptions struct {
+	Name     string
+	KeepData bool // move data/ aside
+	Yes      bool
+}
+
 func newStackDeleteCmd(f *Factory) *cli.Command {
-	var name string
-	var keepData, yes bool
+	opts := &stackDeleteOptions{}
 	return &cli.Command{
 		Name:    "delete",
 		Aliases: []string{"rm"},
 		Usage:   "Stop a stack and delete its directory, data and API key",
 		Description: describe("Asks first on a terminal; scripts pass --yes. --keep-data moves data/ aside.",
 			"loams stack delete dev --yes", "loams stack delete dev --keep-data --yes"),
-		Flags: []cli.Flag{nameFlag(&name, true),
-			&cli.BoolFlag{Name: "keep-data", Usage: "move data/ to $LOAMS_HOME/kept/ instead of deleting it", Destination: &keepData},
-			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation", Destination: &yes}},
+		Flags: []cli.Flag{nameFlag(&opts.Name, true),
+			&cli.BoolFlag{Name: "keep-data", Usage: "move data/ to $LOAMS_HOME/kept/ instead of deleting it", Destination: &opts.KeepData},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation", Destination: &opts.Yes}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			sv, err := f.Supervisor()
-			if err != nil {
-				return err
-			}
-			_, err = sv.Describe(ctx, name)
-			gone := errs.Is(err, errs.StackNotFound) // deleting it again succeeds, like stop
-			if err != nil && !gone {
-				return err
-			}
-			if !yes && !gone {
-				if !f.CanPrompt() {
-					return errs.New(errs.ConfirmationRequired, "pass --yes to delete it", "deleting stack %q needs confirmation", name).With("name", name)
-				}
-				ok, err := f.askYes("Delete stack "+name+", its data and its API key?", false)
-				if err != nil || !ok {
-					return errs.New(errs.ConfirmationRequired, "pass --yes to delete it", "not deleted").With("name", name)
-				}
-			}
-			if r := f.managed(name); r != nil { // nothing may start it again
-				if err := f.autostartOff(ctx, r); err != nil {
-					return err
-				}
-			}
-			res, err := sv.Delete(ctx, name, keepData)
-			if err != nil {
-				return err
-			}
-			rows := [][]string{{"deleted", res.Name}}
-			if res.AlreadyGone {
-				rows = [][]string{{"already gone", res.Name}}
-			}
-			if res.KeptData != "" {
-				rows = append(rows, []string{"data kept in", res.KeptData})
-			}
-			return f.Printer().Print(output.View{JSON: res, Rows: rows})
+			return runStackDelete(ctx, f, opts)
 		},
 	}
+}
+
+func runStackDelete(ctx context.Context, f *Factory, opts *stackDeleteOptions) error {
+	sv, err := f.Supervisor()
+	if err != nil {
+		return err
+	}
+	_, err = sv.Describe(ctx, opts.Name)
+	gone := errs.Is(err, errs.StackNotFound) // deleting it again succeeds, like stop
+	if err != nil && !gone {
+		return err
+	}
+	if !opts.Yes && !gone {
+		if !f.CanPrompt() {
+			return errs.New(errs.ConfirmationRequired, "pass --yes to delete it", "deleting stack %q needs confirmation", opts.Name).With("name", opts.Name)
+		}
+		ok, err := f.askYes("Delete stack "+opts.Name+", its data and its API key?", false)
+		if err != nil || !ok {
+			return errs.New(errs.ConfirmationRequired, "pass --yes to delete it", "not deleted").With("name", opts.Name)
+		}
+	}
+	if r := f.managed(opts.Name); r != nil { // nothing may start it again
+		if err := f.autostartOff(ctx, r); err != nil {
+			return err
+		}
+	}
+	res, err := sv.Delete(ctx, opts.Name, opts.KeepData)
+	if err != nil {
+		return err
+	}
+	rows := [][]string{{"deleted", res.Name}}
+	if res.AlreadyGone {
+		rows = [][]string{{"already gone", res.Name}}
+	}
+	if res.KeptData != "" {
+		rows = append(rows, []string{"data kept in", res.KeptData})
+	}
+	return f.Printer().Print(output.View{JSON: res, Rows: rows})
 }

@@ -17,21 +17,26 @@ func newStackListCmd(f *Factory) *cli.Command {
 		Usage:       "List the stacks of this LOAMS_HOME",
 		Description: describe("", "loams stack list", "loams stack ls --output text | cut -f1"),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			sv, err := f.Supervisor()
-			if err != nil {
-				return err
-			}
-			ds, err := sv.Status(ctx, "")
-			if err != nil {
-				return err
-			}
-			views := make([]stackView, len(ds))
-			for i, d := range ds {
-				views[i] = f.withAutostart(d)
-			}
-			return f.Printer().Print(listView(views))
+			return runStackList(ctx, f)
 		},
 	}
+}
+
+// runStackList takes no options: the verb has no flags of its own.
+func runStackList(ctx context.Context, f *Factory) error {
+	sv, err := f.Supervisor()
+	if err != nil {
+		return err
+	}
+	ds, err := sv.Status(ctx, "")
+	if err != nil {
+		return err
+	}
+	views := make([]stackView, len(ds))
+	for i, d := range ds {
+		views[i] = f.withAutostart(d)
+	}
+	return f.Printer().Print(listView(views))
 }
 
 func listView(ds []stackView) output.View {

@@ -16,48 +16,56 @@ import (
 	"loams.dev/cli/stack"
 )
 
+type stackLogsOptions struct {
+	Name   string // "" asks the target rule
+	Lines  int
+	Follow bool
+}
+
 func newStackLogsCmd(f *Factory) *cli.Command {
-	var name string
-	var lines int
-	var follow bool
+	opts := &stackLogsOptions{}
 	return &cli.Command{
 		Name:  "logs",
 		Usage: "Print the last lines of a stack's server log",
 		Description: describe("--follow keeps printing new lines until Ctrl-C (not with --output json).",
 			"loams stack logs dev", "loams stack logs dev --lines 500 --follow"),
-		Flags: []cli.Flag{nameFlag(&name, false),
-			&cli.IntFlag{Name: "lines", Value: 100, Usage: "how many lines to print", Destination: &lines},
-			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new lines", Destination: &follow}},
+		Flags: []cli.Flag{nameFlag(&opts.Name, false),
+			&cli.IntFlag{Name: "lines", Value: 100, Usage: "how many lines to print", Destination: &opts.Lines},
+			&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep printing new lines", Destination: &opts.Follow}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			n, err := f.stackName(name)
-			if err != nil {
-				return err
-			}
-			if follow && f.JSON() {
-				return errs.New(errs.Usage, "drop --follow, or use --output table", "--follow cannot be combined with --output json")
-			}
-			sv, err := f.Supervisor()
-			if err != nil {
-				return err
-			}
-			d, err := sv.Describe(ctx, n)
-			if err != nil {
-				return err
-			}
-			tail, err := stack.Tail(d.LogPath, lines)
-			if err != nil {
-				return err
-			}
-			raw := strings.Join(tail, "\n")
-			if raw != "" {
-				raw += "\n"
-			}
-			if err := f.Printer().Print(output.View{JSON: map[string]any{"lines": tail}, Raw: raw}); err != nil || !follow {
-				return err
-			}
-			return followFile(ctx, d.LogPath, redact.Writer{W: f.IO.Out}) // a server may print its key
+			return runStackLogs(ctx, f, opts)
 		},
 	}
+}
+
+func runStackLogs(ctx context.Context, f *Factory, opts *stackLogsOptions) error {
+	n, err := f.stackName(opts.Name)
+	if err != nil {
+		return err
+	}
+	if opts.Follow && f.JSON() {
+		return errs.New(errs.Usage, "drop --follow, or use --output table", "--follow cannot be combined with --output json")
+	}
+	sv, err := f.Supervisor()
+	if err != nil {
+		return err
+	}
+	d, err := sv.Describe(ctx, n)
+	if err != nil {
+		return err
+	}
+	tail, err := stack.Tail(d.LogPath, opts.Lines)
+	if err != nil {
+		return err
+	}
+	raw := strings.Join(tail, "\n")
+	if raw != "" {
+		raw += "\n"
+	}
+	if err := f.Printer().Print(output.View{JSON: map[string]any{"lines": tail}, Raw: raw}); err != nil || !opts.Follow {
+		return err
+	}
+	return followFile(ctx, d.LogPath, redact.Writer{W: f.IO.Out}) // a server may print its key
 }
 
 // followFile copies what is appended to path until ctx ends (Ctrl-C), in

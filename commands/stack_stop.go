@@ -9,76 +9,35 @@ import (
 	"loams.dev/cli/stack"
 )
 
+type stackStopOptions struct {
+	Name  string        // "" asks the target rule
+	Grace time.Duration // before SIGKILL
+}
+
 func newStackStopCmd(f *Factory) *cli.Command {
-	var name string
-	var grace time.Duration
+	opts := &stackStopOptions{}
 	return &cli.Command{
 		Name:  "stop",
 		Usage: "Stop a stack's server (SIGTERM, then SIGKILL after --grace)",
 		Description: describe("Stopping a stopped stack succeeds.",
 			"loams stack stop dev", "loams stack stop dev --grace 5s"),
-		Flags: []cli.Flag{nameFlag(&name, false),
-			&cli.DurationFlag{Name: "grace", Value: stack.DefaultGrace, Usage: "how long the server gets to shut down before SIGKILL", Destination: &grace}},
+		Flags: []cli.Flag{nameFlag(&opts.Name, false),
+			&cli.DurationFlag{Name: "grace", Value: stack.DefaultGrace, Usage: "how long the server gets to shut down before SIGKILL", Destination: &opts.Grace}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			t, err := f.stackTarget(name)
-			if err != nil {
-				return err
-			}
-			n := t.Stack
-			sv, err := f.Supervisor()
-			if err != nil {
-				return err
-			}
-			var d *stack.Description
-			if err := f.withProgress("stopping "+n+"…", func() (err error) { d, err = f.stopStack(ctx, sv, n, grace); return err }); err != nil {
-				return err
-			}
-			return f.printStack(d, t)
+			return runStackStop(ctx, f, opts)
 		},
 	}
 }
 
-func newStackRestartCmd(f *Factory) *cli.Command {
-	var name string
-	var wait time.Duration
-	var upgrade bool
-	return &cli.Command{
-		Name:        "restart",
-		Usage:       "Stop a stack, then start it again",
-		Description: describe("", "loams stack restart dev", "loams stack restart dev --upgrade"),
-		Flags: []cli.Flag{nameFlag(&name, false),
-			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &wait},
-			&cli.BoolFlag{Name: "upgrade", Usage: "move the stack to the current server (`loams server list`)", Destination: &upgrade}},
-		Action: func(ctx context.Context, cmd *cli.Command) error {
-			t, err := f.stackTarget(name)
-			if err != nil {
-				return err
-			}
-			n := t.Stack
-			sv, err := f.Supervisor()
-			if err != nil {
-				return err
-			}
-			if err := f.withProgress("stopping "+n+"…", func() error { _, err := f.stopStack(ctx, sv, n, stack.DefaultGrace); return err }); err != nil {
-				return err
-			}
-			if upgrade {
-				spec, err := sv.UseCurrentServer(ctx, n)
-				if err != nil {
-					return err
-				}
-				f.say("stack %s now runs %s (%s)", n, spec.ServerVersion, spec.ServerBinary)
-			}
-			return runStackStart(ctx, f, n, wait)
-		},
+func runStackStop(ctx context.Context, f *Factory, opts *stackStopOptions) error {
+	t, sv, err := f.stackAndSupervisor(opts.Name)
+	if err != nil {
+		return err
 	}
-}
-
-// stopStack stops a stack itself, or through the service manager that
-// runs it (`stack autostart`).
-func (f *Factory) stopStack(ctx context.Context, sv *stack.Supervisor, name string, grace time.Duration) (*stack.Description, error) {
-	if r := f.managed(name); r != nil {
-		return f.stopManaged(ctx, r, sv, grace)
+	n := t.Stack
+	var d *stack.Description
+	if err := f.withProgress("stopping "+n+"…", func() (err error) { d, err = f.stopStack(ctx, sv, n, opts.Grace); return err }); err != nil {
+		return err
 	}
-	return sv.Stop(ctx, name, grace)
+	return f.printStack(d, t)
 }

@@ -51,16 +51,21 @@ func newStatusCmd(f *Factory) *cli.Command {
 			if cmd.Args().Len() > 0 {
 				return errs.New(errs.Usage, "run `loams status --help`", "status takes no arguments, got %q", cmd.Args().First())
 			}
-			st, err := endpointStatus(ctx, f)
-			if err != nil {
-				return err
-			}
-			if err := printStatus(f, st); err != nil {
-				return err
-			}
-			return statusFailed(st)
+			return runStatus(ctx, f)
 		},
 	}
+}
+
+// runStatus takes no options: the verb has no flags of its own.
+func runStatus(ctx context.Context, f *Factory) error {
+	st, err := endpointStatus(ctx, f)
+	if err != nil {
+		return err
+	}
+	if err := printStatus(f, st); err != nil {
+		return err
+	}
+	return statusFailed(st)
 }
 
 // endpointStatus asks the resolved endpoint for GetInstance. Failing to
@@ -196,25 +201,4 @@ func statusText(st *statusJSON) [][]string {
 		rows = append(rows, []string{"error", string(st.Error.Code), st.Error.Message})
 	}
 	return rows
-}
-
-// compatibility is the server version's skew against this CLI, with the
-// server helper's rules (serverbin.Skew); where Skew has no answer, status
-// still says why: a dev build skips the check, an unknown version is unknown.
-func compatibility(server string) string {
-	b := buildinfo.Get()
-	if c := serverbin.Skew(b.Version, server, b.IsDev()); c != "" {
-		return c
-	}
-	if b.IsDev() {
-		return "unchecked"
-	}
-	return "unknown"
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

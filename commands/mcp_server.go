@@ -1,0 +1,58 @@
+package commands
+
+import (
+	"cmp"
+	"os"
+
+	"loams.dev/cli/internal/buildinfo"
+	"loams.dev/cli/mcpserve"
+)
+
+// mcpServer builds the server from the factory; `mcp tools` lists the same.
+func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), error) {
+	h, err := f.Home()
+	if err != nil {
+		return nil, nil, err
+	}
+	// The project (and its loams.toml) is the agent's: --project-dir, else
+	// $CLAUDE_PROJECT_DIR, else the directory the host started us in.
+	f.useProjectDir(cmp.Or(opts.projectDir, f.Getenv("CLAUDE_PROJECT_DIR")))
+	ws, err := f.Workspace()
+	if err != nil {
+		return nil, nil, err
+	}
+	profileName, explicit, perr := ws.ProfileName()
+	if perr != nil {
+		// A loams.toml that does not parse must not keep the agent from
+		// its docs: the tools that need the target report it when called.
+		profileName, explicit = f.Globals.Profile, f.Globals.ProfileExplicit
+	}
+	p, err := ws.ProfileNamed(profileName, explicit)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !explicit {
+		profileName = ""
+	}
+	access, err := opts.access(f.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	cwd, _ := os.Getwd()
+	srv, closeFn := mcpserve.New(mcpserve.Options{
+		Home: h, Getenv: f.Getenv, Profile: p, ProfileName: profileName, Stack: opts.stack, ProjectDir: opts.projectDir, Endpoint: f.Globals.Endpoint,
+		Cwd: cwd, Now: f.Now, Build: buildinfo.Get(), Stderr: f.IO.ErrOut, SignalsReady: f.signalsReady, Access: access,
+	})
+	return srv, closeFn, nil
+}
+
+// access is the tools the server exposes: the flags, else LOAMS_MCP_TOOLS
+// (for hosts whose entries carry no arguments), else all.
+func (opts *mcpServeOptions) access(getenv func(string) string) (mcpserve.Access, error) {
+	if !opts.readOnly && opts.tools == "" {
+		if v := getenv("LOAMS_MCP_TOOLS"); v != "" {
+			return mcpserve.AccessFromEnv(v)
+		}
+	}
+	return mcpserve.ParseAccess(opts.readOnly, opts.tools)
+}
