@@ -143,6 +143,9 @@ func typeTab(t *testing.T, tmux, dir, shellCmd, typed, want string) string {
 	// One TAB completes a unique candidate or the common prefix (`st` →
 	// `sta`: stack, standalone); the next two list what is left.
 	run("send-keys", "Tab")
+	// A bounded pause, not a wait on an event: a first TAB with no common
+	// prefix changes nothing on the screen, so there is nothing to wait
+	// for; the check below waits for the candidates themselves.
 	time.Sleep(300 * time.Millisecond)
 	run("send-keys", "Tab", "Tab")
 	// Wait for the candidate (or an error) rather than a quiet screen: on

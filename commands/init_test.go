@@ -116,8 +116,15 @@ func TestInitTwiceChangesNothing(t *testing.T) {
 
 	files := []string{filepath.Join(loamsHome, "config.toml"), envFile, filepath.Join(proj, ".gitignore"),
 		filepath.Join(homeDir, ".cursor", "mcp.json"), filepath.Join(loamsHome, "stacks", "dev", "stack.toml")}
+	// Set every mtime back to a fixed past: a rewrite, however fast, then
+	// shows as a new mtime (no sleep needed to outrun the clock's grain).
+	past := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, p := range files {
+		if err := os.Chtimes(p, past, past); err != nil {
+			t.Fatal(err)
+		}
+	}
 	before := readAll(t, files...)
-	time.Sleep(20 * time.Millisecond) // a rewrite would show in the mtimes
 
 	out, errOut, code = loams(t, env, "init", "--yes", "--project-dir", proj, "-o", "json")
 	var second initJSON
