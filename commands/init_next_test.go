@@ -37,8 +37,8 @@ func TestInitNextSteps(t *testing.T) {
 	if !strings.Contains(next, "`loams init` again") {
 		t.Errorf("Next does not say how to get the stack later:\n%s", next)
 	}
-	if !strings.Contains(next, "--language typescript") || strings.Contains(next, "--language python") {
-		t.Errorf("a package.json project gets a non-TypeScript snippet:\n%s", next)
+	if !strings.Contains(next, "--language javascript") || strings.Contains(next, "--language python") {
+		t.Errorf("a plain package.json project gets a non-JavaScript snippet:\n%s", next)
 	}
 	if !strings.Contains(out.String(), "skipped: declined") {
 		t.Errorf("summary:\n%s", out)
@@ -47,10 +47,13 @@ func TestInitNextSteps(t *testing.T) {
 
 func TestSnippetLanguageOfProject(t *testing.T) {
 	t.Parallel()
-	for marker, want := range map[string]string{"package.json": "typescript", "pyproject.toml": "python", "go.mod": "go", "requirements.txt": "python", "": "python", "Cargo.toml": "python"} {
+	for marker, want := range map[string]string{"package.json": "javascript", "tsconfig.json": "typescript", "pyproject.toml": "python", "go.mod": "go", "requirements.txt": "python", "": "python", "Cargo.toml": "python"} {
 		dir := t.TempDir()
 		if marker != "" {
 			os.WriteFile(filepath.Join(dir, marker), []byte("{}\n"), 0o644)
+		}
+		if marker == "tsconfig.json" { // a TypeScript app has both
+			os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644)
 		}
 		if got := snippetLanguage(dir); got != want {
 			t.Errorf("%s: %s, want %s", marker, got, want)

@@ -75,6 +75,13 @@ func snippetLanguage(dir string) string {
 	}
 	found, _ := pkgadd.Detect(filepath.Clean(dir), "") // only the language matters here
 	for _, fd := range found {
+		if fd.Language == "typescript" {
+			// A plain `npm init -y` app runs JavaScript: its snippets run
+			// as pasted under node; TypeScript's need a compiler.
+			if _, err := os.Stat(filepath.Join(dir, "tsconfig.json")); err != nil {
+				return "javascript"
+			}
+		}
 		if slices.Contains([]string{"typescript", "python", "go"}, fd.Language) {
 			return fd.Language
 		}
