@@ -2,7 +2,6 @@ package agents
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -59,33 +58,11 @@ func openConfig(path, root string, limit int64) (*configFile, error) {
 	if !exists {
 		return cf, nil
 	}
-	f, err := openNoBlock(target)
+	data, mode, err := safefile.ReadRegular(target, path, limit)
 	if err != nil {
-		return nil, unreadable(path, err)
+		return nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, unreadable(path, err)
-	}
-	switch {
-	case fi.IsDir():
-		return nil, errs.New(errs.ConfigUnreadable, "move the directory aside (the agent expects a file there) and run the command again",
-			"%s is a directory, not a config file", path).With("path", path)
-	case !fi.Mode().IsRegular():
-		return nil, errs.New(errs.ConfigUnreadable, "replace it with a regular file (or remove it) and run the command again",
-			"%s is not a regular file (%s); loams reads only regular files", path, kind(fi.Mode())).With("path", path)
-	case fi.Size() > limit:
-		return nil, tooLarge(path, limit)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, unreadable(path, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, tooLarge(path, limit) // it grew while we read
-	}
-	cf.data, cf.existed, cf.mode = data, true, fi.Mode().Perm()
+	cf.data, cf.existed, cf.mode = data, true, mode
 	return cf, nil
 }
 
@@ -96,7 +73,7 @@ func openConfig(path, root string, limit int64) (*configFile, error) {
 func resolveConfig(path string) (string, bool, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", false, unreadable(path, err)
+		return "", false, safefile.Unreadable(path, err)
 	}
 	fi, err := os.Lstat(abs)
 	switch {
@@ -113,13 +90,13 @@ func resolveConfig(path string) (string, bool, error) {
 	case err == nil:
 		dir, err := filepath.EvalSymlinks(filepath.Dir(abs))
 		if err != nil {
-			return "", false, unreadable(path, err)
+			return "", false, safefile.Unreadable(path, err)
 		}
 		return filepath.Join(dir, filepath.Base(abs)), true, nil
 	case notDir(err):
 		return "", false, parentIsFile(path)
 	case !errors.Is(err, fs.ErrNotExist):
-		return "", false, unreadable(path, err)
+		return "", false, safefile.Unreadable(path, err)
 	}
 	// Missing: resolve the nearest directory that exists.
 	rest := filepath.Base(abs)
@@ -131,7 +108,7 @@ func resolveConfig(path string) (string, bool, error) {
 			}
 			real, err := filepath.EvalSymlinks(dir)
 			if err != nil {
-				return "", false, unreadable(path, err)
+				return "", false, safefile.Unreadable(path, err)
 			}
 			return filepath.Join(real, rest), false, nil
 		}
@@ -139,7 +116,7 @@ func resolveConfig(path string) (string, bool, error) {
 			return "", false, parentIsFile(path)
 		}
 		if !errors.Is(err, fs.ErrNotExist) || filepath.Dir(dir) == dir {
-			return "", false, unreadable(path, err)
+			return "", false, safefile.Unreadable(path, err)
 		}
 		rest = filepath.Join(filepath.Base(dir), rest)
 	}
@@ -150,32 +127,4 @@ func notDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 func parentIsFile(path string) error {
 	return errs.New(errs.ConfigUnreadable, "one of the directories of "+path+" is a file; move it aside and run the command again",
 		"cannot use %s: a file stands where a directory of its path should be", path).With("path", path)
-}
-
-func tooLarge(path string, limit int64) error {
-	return errs.New(errs.ConfigUnreadable, "check what this file is, and move it aside if it is not the agent's config",
-		"%s is larger than %d MiB; loams does not read it", path, limit>>20).With("path", path)
-}
-
-func unreadable(path string, err error) error {
-	if errors.Is(err, fs.ErrPermission) {
-		return errs.New(errs.Forbidden, "give your user read access to "+path+" (or run as its owner) and run the command again",
-			"cannot read %s: permission denied", path).With("path", path).Wrap(err)
-	}
-	return errs.New(errs.ConfigUnreadable, "check the file and its directories, then run the command again",
-		"cannot read %s: %v", path, err).With("path", path).Wrap(err)
-}
-
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "type " + m.Type().String()
 }

@@ -93,7 +93,7 @@ func (e Env) installSkill(a Agent, scope string, loc Location, content []byte, r
 	}
 	if res.State != "unchanged" {
 		if err := os.MkdirAll(filepath.Dir(cf.target), 0o755); err != nil {
-			return nil, "", unreadable(path, err)
+			return nil, "", safefile.Unreadable(path, err)
 		}
 		if err := safefile.Write(path, content, safefile.Mode(cf.target, 0o644)); err != nil {
 			return nil, "", err
@@ -136,7 +136,7 @@ func (e Env) uninstallSkills(agent, scope string, recs *Records, dryRun bool) ([
 				break
 			}
 			if err := os.Remove(cf.target); err != nil {
-				return nil, unreadable(r.Path, err)
+				return nil, safefile.Unreadable(r.Path, err)
 			}
 			os.Remove(filepath.Dir(cf.target)) // the loams/ directory, when empty
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -93,37 +92,16 @@ func ReadManifest(path string) (Binding, error) {
 	return b, nil
 }
 
-// readManifest reads path with a size cap, refusing what is not a regular
-// file (after following a symlink) without opening it: a FIFO would block.
+// readManifest reads path (through a symlink) as safefile.ReadRegular
+// does for agents' configs: a regular file under the size cap, never a
+// blocking open of a FIFO.
 func readManifest(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
+	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return nil, unreadable(path, err)
+		return nil, safefile.Unreadable(path, err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, unreadable(path, safefile.ErrNotRegular)
-	}
-	if fi.Size() > maxManifest {
-		return nil, unreadable(path, fmt.Errorf("%d bytes, more than the %d a loams.toml may have", fi.Size(), maxManifest))
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, unreadable(path, err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
-	if err == nil && len(data) > maxManifest {
-		err = fmt.Errorf("it grew past %d bytes while being read", maxManifest)
-	}
-	if err != nil {
-		return nil, unreadable(path, err)
-	}
-	return data, nil
-}
-
-func unreadable(path string, err error) error {
-	return errs.New(errs.ConfigUnreadable, "make "+path+" a regular file you can read (or remove it), then run the command again",
-		"cannot read %s: %v", path, err).With("path", path).Wrap(err)
+	data, _, err := safefile.ReadRegular(target, path, maxManifest)
+	return data, err
 }
 
 // unparseable names the file and line of a TOML error; the file is never
