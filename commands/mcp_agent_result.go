@@ -8,6 +8,7 @@ import (
 
 	"loams.dev/cli/agents"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/internal/shellquote"
 )
 
 // How mcp install and uninstall render an agent's result, and what they share with init and mcp doctor.
@@ -39,8 +40,8 @@ func agentResultView(res *agents.Result, doc any) output.View {
 	text := [][]string{{"agent", res.Agent}, {"scope", res.Scope}, {"via", res.Via}, {"config", res.Path},
 		{"state", strings.Fields(state)[0]}, {"entries", strings.Join(res.Entries, ",")}}
 	if len(res.Command) > 0 {
-		rows = append(rows, []string{"command", shellJoin(res.Command)})
-		text = append(text, []string{"command", shellJoin(res.Command)})
+		rows = append(rows, []string{"command", shellquote.Join(res.Command)})
+		text = append(text, []string{"command", shellquote.Join(res.Command)})
 	}
 	if res.Skill != nil {
 		rows = append(rows, []string{"skill", res.Skill.Path + " (" + res.Skill.State + ")"})
@@ -69,7 +70,7 @@ func dryRunText(res *agents.Result) string {
 		b.WriteString("# skill " + res.Skill.Path + ": " + res.Skill.State + "\n")
 	}
 	for _, c := range res.Commands {
-		b.WriteString(shellJoin(c) + "\n")
+		b.WriteString(shellquote.Join(c) + "\n")
 	}
 	b.WriteString(res.Diff)
 	return b.String()

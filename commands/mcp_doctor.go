@@ -8,6 +8,7 @@ import (
 
 	"loams.dev/cli/agents"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/internal/shellquote"
 )
 
 type mcpDoctorOptions struct {
@@ -62,7 +63,7 @@ func runMCPDoctor(ctx context.Context, f *Factory, opts *mcpDoctorOptions) error
 			status = "failed"
 		}
 		if target == "" {
-			target = shellJoin(c.Command)
+			target = shellquote.Join(c.Command)
 		}
 		mode := c.Mode
 		if mode == "" {

@@ -12,6 +12,7 @@ import (
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/internal/shellquote"
 	"loams.dev/cli/pkgadd"
 	"loams.dev/cli/project"
 )
@@ -125,7 +126,7 @@ func printTail(f *Factory, res *pkgadd.Result) {
 }
 
 func pkgAddView(res *pkgadd.Result) output.View {
-	cmdline := shellJoin(res.Command)
+	cmdline := shellquote.Join(res.Command)
 	rows := [][]string{
 		{"ecosystem", string(res.Ecosystem) + " (" + res.Language + ")"},
 		{"package manager", res.PackageManager},

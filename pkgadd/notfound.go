@@ -150,17 +150,3 @@ func bareName(reg Registry, arg string) string {
 	}
 	return arg
 }
-
-// shellLine renders argv for a person to paste; arguments with shell
-// characters (PyPI's < and >) are single-quoted.
-func shellLine(argv []string) string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./@~=:+,") == "" {
-			out[i] = a
-		} else {
-			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(out, " ")
-}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/shellquote"
 )
 
 // tailSize is how much of the package manager's output a result keeps.
@@ -49,7 +50,7 @@ func Run(ctx context.Context, p *Plan, req Request) (*Result, error) {
 		if p.Name == "pip" {
 			own := append([]string{"python3"}, p.Argv[1:]...)
 			return nil, errs.New(errs.EcosystemUnsupported,
-				"create one with `python3 -m venv .venv` and run the command again; or run `"+shellLine(own)+"` yourself in the environment you want",
+				"create one with `python3 -m venv .venv` and run the command again; or run `"+shellquote.Join(own)+"` yourself in the environment you want",
 				"%s has no virtual environment (.venv, venv or $VIRTUAL_ENV), and loams never installs into the system Python", p.Dir).
 				With("project_dir", p.Dir).With("command", p.Argv).
 				ForAgent(errs.AskUser("python3 -m venv .venv") + ", then call add_package again")
