@@ -112,16 +112,7 @@ func forAgent(toolName string, err error) error {
 	if err == nil {
 		return nil
 	}
-	var e *errs.Error
-	switch {
-	case errors.As(err, &e):
-	case errors.Is(err, context.Canceled):
-		e = errs.New(errs.Interrupted, "retry the call", "the call was cancelled")
-	case errors.Is(err, context.DeadlineExceeded):
-		e = errs.New(errs.Timeout, "retry the call", "the call timed out")
-	default:
-		e = errs.As(err)
-	}
+	e := toolErr(err)
 	hint := e.HintFor(true)
 	switch {
 	case e.Code == errs.Internal:
@@ -136,6 +127,21 @@ func forAgent(toolName string, err error) error {
 	c := *e // errors can be shared: never edit the caller's
 	c.AgentHint = hint
 	return &c
+}
+
+// toolErr is the coded error a tool call ended with: a cancelled or
+// expired context becomes interrupted or timeout, anything uncoded internal.
+func toolErr(err error) *errs.Error {
+	var e *errs.Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, context.Canceled):
+		return errs.New(errs.Interrupted, "retry the call", "the call was cancelled")
+	case errors.Is(err, context.DeadlineExceeded):
+		return errs.New(errs.Timeout, "retry the call", "the call timed out")
+	}
+	return errs.As(err)
 }
 
 // agentActionable reports whether a hint names a tool to call or asks the
@@ -156,16 +162,7 @@ func failure(err error) *mcp.CallToolResult {
 	if err == nil {
 		return nil
 	}
-	var e *errs.Error
-	switch {
-	case errors.As(err, &e):
-	case errors.Is(err, context.Canceled):
-		e = errs.New(errs.Interrupted, "retry the call", "the call was cancelled")
-	case errors.Is(err, context.DeadlineExceeded):
-		e = errs.New(errs.Timeout, "retry the call", "the call timed out")
-	default:
-		e = errs.As(err)
-	}
+	e := toolErr(err)
 	// Messages can quote what the caller sent: keep them short, and drop
 	// details (a long log tail) rather than exceed the cap.
 	body := toolError{Error: string(e.Code), Message: clip(e.Message, 1000), Hint: clip(e.HintFor(true), 1000), Details: e.Details}
