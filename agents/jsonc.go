@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"github.com/tailscale/hujson"
+
+	"loams.dev/cli/internal/plainjson"
 )
 
 // This file edits one member of a host's JSON or JSONC config and leaves
@@ -153,7 +155,7 @@ func (d *jsonDoc) descend(path []string) ([]level, error) {
 // render lays value out as the file would: indented from ind with the
 // file's unit and line endings, or on one line for a one-line object.
 func (d *jsonDoc) render(value any, ind string, oneLine bool) hujson.ValueTrimmed {
-	b, _ := marshal(value)
+	b, _ := plainjson.Marshal(value)
 	if !oneLine {
 		var out bytes.Buffer
 		json.Indent(&out, b, ind, d.unit)
@@ -169,7 +171,7 @@ func (d *jsonDoc) render(value any, ind string, oneLine bool) hujson.ValueTrimme
 // oneLine lays value out on one line, with hujson's spacing (`["a", "b"]`)
 // when the user's value had spaces after commas, else compact.
 func (d *jsonDoc) oneLine(value any, spaced bool) hujson.ValueTrimmed {
-	b, _ := marshal(value)
+	b, _ := plainjson.Marshal(value)
 	if f, err := hujson.Format(b); err == nil && spaced && !bytes.Contains(bytes.TrimSpace(f), []byte("\n")) {
 		b = bytes.TrimSpace(f)
 	}
@@ -189,7 +191,7 @@ func oneLine(obj *hujson.Object) bool {
 // insert appends key: value to the object at lv, in its layout.
 func (d *jsonDoc) insert(lv level, key string, value any) {
 	obj := lv.obj
-	name, _ := marshal(key)
+	name, _ := plainjson.Marshal(key)
 	m := hujson.ObjectMember{Name: hujson.Value{Value: hujson.Literal(name)}}
 	compact := oneLine(obj)
 	sep := hujson.Extra(" ")
@@ -379,17 +381,6 @@ func decodeJSONC(b []byte, v any) error {
 	return json.Unmarshal(std, v)
 }
 
-// marshal is json.Marshal without HTML escaping (paths may hold & or <).
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
-
 // MarshalJSON writes the members in order.
 func (o Object) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
@@ -398,8 +389,8 @@ func (o Object) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := marshal(m.Key)
-		v, err := marshal(m.Value)
+		k, _ := plainjson.Marshal(m.Key)
+		v, err := plainjson.Marshal(m.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -412,7 +403,7 @@ func (o Object) MarshalJSON() ([]byte, error) {
 }
 
 func sameJSON(raw []byte, value any) bool {
-	want, err := marshal(value)
+	want, err := plainjson.Marshal(value)
 	if err != nil {
 		return false
 	}

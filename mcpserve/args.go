@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/plainjson"
 )
 
 // ignoredKey names, in a result's _meta, the arguments a call carried
@@ -220,7 +221,7 @@ func echo(v any) string {
 	if raw, ok := v.(json.RawMessage); ok {
 		data = raw
 	} else {
-		data, _ = marshal(v)
+		data, _ = plainjson.Marshal(v)
 	}
 	return clip(string(data), 200)
 }

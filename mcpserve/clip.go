@@ -1,10 +1,5 @@
 package mcpserve
 
-import (
-	"bytes"
-	"encoding/json"
-)
-
 // clip bounds an echoed value, so no input can make an answer large.
 func clip(s string, n int) string {
 	if len(s) <= n {
@@ -15,15 +10,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
-}
-
-// marshal encodes without HTML escaping, so "<redacted>" stays readable.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

@@ -1,12 +1,12 @@
 package mcpserve
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
+	"loams.dev/cli/internal/plainjson"
 	"loams.dev/cli/mcpserve/front"
 )
 
@@ -71,11 +71,7 @@ func (s *Server) toolListJSON() string {
 // serverInfoJSON is the serverInfo every 2026-07-28 result carries.
 func (s *Server) serverInfoJSON() []byte {
 	s.serverInfoOnce.Do(func() {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(map[string]string{"name": "loams", "title": "Loams", "version": s.opts.Build.Version})
-		s.serverInfo = bytes.TrimSpace(b.Bytes())
+		s.serverInfo, _ = plainjson.Marshal(map[string]string{"name": "loams", "title": "Loams", "version": s.opts.Build.Version})
 	})
 	return s.serverInfo
 }

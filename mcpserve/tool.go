@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/plainjson"
 )
 
 // resultCap is the largest result a tool returns unless it says otherwise:
@@ -199,7 +200,7 @@ func successAs(out any, text func() string) *mcp.CallToolResult {
 
 // structured puts v in structuredContent and the same JSON in one text item.
 func structured(v any) *mcp.CallToolResult {
-	data, err := marshal(v)
+	data, err := plainjson.Marshal(v)
 	if err != nil {
 		data = []byte(`{"error":"internal","message":"result could not be encoded","hint":"ask the user to report this bug in loams"}`)
 	}

@@ -4,12 +4,11 @@
 package errs
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
+
+	"loams.dev/cli/internal/plainjson"
 )
 
 // Code is a stable, documented error code.
@@ -191,11 +190,11 @@ func ToolCall(tool string, args map[string]any) string {
 	if len(args) == 0 {
 		return "call " + tool
 	}
-	b, err := marshalPlain(args)
+	b, err := plainjson.Marshal(args)
 	if err != nil {
 		return "call " + tool
 	}
-	return "call " + tool + " with " + b
+	return "call " + tool + " with " + string(b)
 }
 
 // AskUser renders a remedy only a person can carry out.
@@ -244,16 +243,4 @@ type Object struct {
 // Object returns the JSON form of e.
 func (e *Error) Object() Object {
 	return Object{Code: e.Code, Message: e.Message, Hint: e.Hint, ExitCode: e.ExitCode(), Details: e.Details}
-}
-
-// marshalPlain is compact JSON without HTML escaping (hints are read by
-// people and models, not pasted into HTML).
-func marshalPlain(v any) (string, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(b.String(), "\n"), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"loams.dev/cli/internal/plainjson"
 	"loams.dev/cli/internal/redact"
 )
 
@@ -56,22 +57,11 @@ func withoutCacheFields(result []byte) []byte {
 	}
 	delete(m, "ttlMs")
 	delete(m, "cacheScope")
-	out, err := marshal(m)
+	out, err := plainjson.Marshal(m)
 	if err != nil {
 		return result
 	}
 	return out
-}
-
-// marshal encodes without HTML escaping, so "<redacted>" stays readable.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // errorLine is a JSON-RPC error answer; a nil id is written as null.
@@ -83,7 +73,7 @@ func errorLine(id json.RawMessage, e *rpcError) []byte {
 	if e.data != nil {
 		body["data"] = e.data
 	}
-	errJSON, _ := marshal(body)
+	errJSON, _ := plainjson.Marshal(body)
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":%s}`, id, errJSON)
 }
 

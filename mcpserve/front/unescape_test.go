@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
+
+	"loams.dev/cli/internal/plainjson"
 )
 
 func TestUnescapeHTML(t *testing.T) {
@@ -14,7 +16,7 @@ func TestUnescapeHTML(t *testing.T) {
 	} {
 		escaped, _ := json.Marshal(v)
 		got := unescapeHTML(escaped)
-		plain, _ := marshal(v)
+		plain, _ := plainjson.Marshal(v)
 		if string(got) != string(plain) {
 			t.Errorf("unescapeHTML(%s) = %s, want %s", escaped, got, plain)
 		}
