@@ -11,6 +11,7 @@ import (
 	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/stack"
 	"loams.dev/cli/workspace"
 )
 
@@ -57,8 +58,7 @@ func runWhoAmI(ctx context.Context, f *Factory) error {
 	}
 	if key.IsZero() {
 		if ep.Kind == endpoint.Local {
-			return errs.New(errs.SecretMissing, "recreate the stack (`loams stack delete --name "+ep.Stack+" --yes --keep-data`, then `loams stack create --name "+ep.Stack+"`)",
-				"stack %q has no API key in the %s store", ep.Stack, backend).With("name", ep.Stack)
+			return stack.MissingKey(ep.Stack, backend)
 		}
 		return errs.New(errs.Unauthenticated, "log in: `loams login --with-api-key --profile "+ep.Profile+"` (the key is read from stdin)",
 			"profile %q has no stored API key for %s", ep.Profile, ep.URL).With("profile", ep.Profile).With("endpoint", ep.URL)

@@ -121,7 +121,7 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 	}
 	key, err := store.Get(ctx, name)
 	if errors.Is(err, secret.ErrNotFound) {
-		return nil, missingKey(name, store.Backend())
+		return nil, MissingKey(name, store.Backend())
 	}
 	if err != nil {
 		return nil, err
@@ -221,7 +221,10 @@ func tailLines(s *Spec) []string {
 	return lines
 }
 
-func missingKey(name, backend string) error {
+// MissingKey is secret_missing for a stack whose key is gone from its
+// store: every face that needs the key (start, env export, whoami) says
+// it the same way, with the recreate that keeps the data.
+func MissingKey(name, backend string) error {
 	return errs.New(errs.SecretMissing,
 		"the key is gone from the "+backend+" store; recreate the stack (`loams stack delete "+name+" --yes --keep-data`, then `loams stack create "+name+"`)",
 		"stack %q has no API key in the %s store", name, backend).With("name", name).With("secrets_backend", backend).
@@ -381,7 +384,7 @@ func (sv *Supervisor) Command(ctx context.Context, name string) (argv, env []str
 	}
 	key, err := store.Get(ctx, name)
 	if errors.Is(err, secret.ErrNotFound) {
-		return nil, nil, missingKey(name, store.Backend())
+		return nil, nil, MissingKey(name, store.Backend())
 	}
 	if err != nil {
 		return nil, nil, err

@@ -6,7 +6,6 @@ import (
 
 	"loams.dev/cli/endpoint"
 	"loams.dev/cli/envfile"
-	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/secret"
 	"loams.dev/cli/stack"
 )
@@ -59,11 +58,7 @@ func (w *Workspace) StackEnv(ctx context.Context, name string) (envfile.Stack, e
 	}
 	key, err := store.Get(ctx, name)
 	if errors.Is(err, secret.ErrNotFound) {
-		recreate := "loams stack delete " + name + " --yes --keep-data && loams stack create " + name
-		return envfile.Stack{}, errs.New(errs.SecretMissing,
-			"the key is gone from the "+store.Backend()+" store; recreate the stack, keeping its data: `"+recreate+"`",
-			"stack %q has no API key in the %s store", name, store.Backend()).
-			ForAgent(errs.AskUser(recreate)).With("name", name).With("secrets_backend", store.Backend())
+		return envfile.Stack{}, stack.MissingKey(name, store.Backend())
 	}
 	if err != nil {
 		return envfile.Stack{}, err
