@@ -10,6 +10,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/mcptools"
+	"loams.dev/cli/mcpserve/front"
 )
 
 // toolNames are the eight tools, in the order (*Server).tools builds them;
@@ -52,7 +53,7 @@ func ParseAccess(readOnly bool, tools string) (Access, error) {
 		}
 		if !slices.Contains(toolNames, name) {
 			return Access{}, errs.New(errs.Usage, "name tools from: "+strings.Join(toolNames, ", "),
-				"--tools: %q is not a loams tool", clip(name, 100)).With("tools", toolNames)
+				"--tools: %q is not a loams tool", front.Clip(name, 100)).With("tools", toolNames)
 		}
 		if !slices.Contains(list, name) {
 			list = append(list, name)

@@ -12,6 +12,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/plainjson"
+	"loams.dev/cli/mcpserve/front"
 )
 
 // ignoredKey names, in a result's _meta, the arguments a call carried
@@ -66,10 +67,10 @@ func decodeArgs[In any](raw json.RawMessage, a argSchema) (In, []string, error) 
 				// "Storage" is a typo of storage, not a host's own argument:
 				// dropping it would report success for a call that did not
 				// do what was asked.
-				return in, nil, errs.New(errs.Usage, "rename "+clip(name, 100)+" to "+real,
-					"unknown argument %q: argument names are case-sensitive; did you mean %q?", clip(name, 100), real).With("field", real)
+				return in, nil, errs.New(errs.Usage, "rename "+front.Clip(name, 100)+" to "+real,
+					"unknown argument %q: argument names are case-sensitive; did you mean %q?", front.Clip(name, 100), real).With("field", real)
 			}
-			ignored = append(ignored, clip(name, 100))
+			ignored = append(ignored, front.Clip(name, 100))
 			delete(args, name)
 			continue
 		}
@@ -211,7 +212,7 @@ func enumWords(values []any) string {
 	for i, v := range values {
 		words[i] = fmt.Sprint(v)
 	}
-	return clip(strings.Join(words, ", "), 300)
+	return front.Clip(strings.Join(words, ", "), 300)
 }
 
 // echo shows a bad value, cut to 200 characters: no input can make an
@@ -223,5 +224,5 @@ func echo(v any) string {
 	} else {
 		data, _ = plainjson.Marshal(v)
 	}
-	return clip(string(data), 200)
+	return front.Clip(string(data), 200)
 }

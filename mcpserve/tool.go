@@ -13,6 +13,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/plainjson"
+	"loams.dev/cli/mcpserve/front"
 )
 
 // resultCap is the largest result a tool returns unless it says otherwise:
@@ -166,7 +167,7 @@ func failure(err error) *mcp.CallToolResult {
 	e := toolErr(err)
 	// Messages can quote what the caller sent: keep them short, and drop
 	// details (a long log tail) rather than exceed the cap.
-	body := toolError{Error: string(e.Code), Message: clip(e.Message, 1000), Hint: clip(e.HintFor(true), 1000), Details: e.Details}
+	body := toolError{Error: string(e.Code), Message: front.Clip(e.Message, 1000), Hint: front.Clip(e.HintFor(true), 1000), Details: e.Details}
 	res := structured(body)
 	if len(res.Content[0].(*mcp.TextContent).Text) > resultCap {
 		body.Details = map[string]any{"truncated": true}

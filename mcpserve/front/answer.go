@@ -156,7 +156,7 @@ func (f *Front) CloseSessions() {
 
 // logRejected records a message the front answered (or dropped) itself.
 func (f *Front) logRejected(method string, e *rpcError) {
-	f.log.Info("request", "method", clip(method, 100), "duration_ms", 0, "outcome", fmt.Sprintf("rpc_error %d", e.code))
+	f.log.Info("request", "method", Clip(method, 100), "duration_ms", 0, "outcome", fmt.Sprintf("rpc_error %d", e.code))
 }
 
 func (f *Front) isStopping() bool {

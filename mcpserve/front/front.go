@@ -212,7 +212,7 @@ func (f *Front) admit(in *inbound, s *slot) *rpcError {
 	}
 	if _, busy := f.inFlight[in.key]; busy {
 		f.mu.Unlock()
-		return errorf(codeInvalidRequest, "invalid request: id %s is already in use by a request in flight", clip(string(in.id), 100))
+		return errorf(codeInvalidRequest, "invalid request: id %s is already in use by a request in flight", Clip(string(in.id), 100))
 	}
 	switch {
 	case in.method == "initialize" && !in.stateless:
@@ -265,11 +265,11 @@ func (f *Front) notify(in *inbound) {
 	}
 	f.mu.Unlock()
 	if c == nil {
-		f.log.Info("cancel of no request in flight", "request_id", clip(string(p.RequestID), 100))
+		f.log.Info("cancel of no request in flight", "request_id", Clip(string(p.RequestID), 100))
 		return
 	}
-	f.log.Info("request cancelled by the client", "method", c.in.method, "tool", c.in.tool, "reason", clip(p.Reason, 200))
-	params, _ := json.Marshal(map[string]any{"requestId": id, "reason": clip(p.Reason, 200)})
+	f.log.Info("request cancelled by the client", "method", c.in.method, "tool", c.in.tool, "reason", Clip(p.Reason, 200))
+	params, _ := json.Marshal(map[string]any{"requestId": id, "reason": Clip(p.Reason, 200)})
 	f.forward(c.sess, &jsonrpc.Request{Method: in.method, Params: params})
 	// The answer is owed to no one now; the SDK's will be dropped.
 	f.finish(id, nil, "cancelled")

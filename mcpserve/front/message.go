@@ -90,7 +90,7 @@ func parseMessage(raw []byte) (*inbound, *rpcError) {
 	}
 	if p, ok := fields["params"]; ok && string(p) != "null" {
 		if p[0] != '{' {
-			return in, errorf(codeInvalidParams, "invalid params: %s takes params as a JSON object", clip(in.method, 100))
+			return in, errorf(codeInvalidParams, "invalid params: %s takes params as a JSON object", Clip(in.method, 100))
 		}
 		in.params = p
 	}
@@ -110,7 +110,7 @@ func idKey(id json.RawMessage) (string, *rpcError) {
 	case integerID().Match(id):
 		return "n" + string(id), nil
 	}
-	return "", errorf(codeInvalidRequest, "invalid request: an id must be a string or a whole number, not %s", clip(string(id), 40))
+	return "", errorf(codeInvalidRequest, "invalid request: an id must be a string or a whole number, not %s", Clip(string(id), 40))
 }
 
 // checkParams applies the MCP rules the SDK would answer with code 0:
@@ -129,14 +129,14 @@ func checkParams(in *inbound) *rpcError {
 	}
 	if in.method == "tools/call" {
 		_ = json.Unmarshal(p.Name, &in.tool)
-		in.tool = clip(in.tool, 64)
+		in.tool = Clip(in.tool, 64)
 	}
 	if in.method == "initialize" && p.ProtocolVersion != nil {
 		var v string
 		if json.Unmarshal(p.ProtocolVersion, &v) != nil {
 			return errorf(codeInvalidParams, `invalid params: protocolVersion must be a string such as "2025-11-25"`)
 		}
-		in.protocol = clip(v, 32)
+		in.protocol = Clip(v, 32)
 	}
 	if in.method == "initialize" {
 		in.client = clientName(p.ClientInfo)
@@ -163,14 +163,14 @@ func checkParams(in *inbound) *rpcError {
 	}
 	if !slices.Contains(mcp.SupportedProtocolVersions(), version) {
 		return &rpcError{code: codeBadVersion, message: "unsupported protocol version",
-			data: map[string]any{"supported": mcp.SupportedProtocolVersions(), "requested": clip(version, 100)}}
+			data: map[string]any{"supported": mcp.SupportedProtocolVersions(), "requested": Clip(version, 100)}}
 	}
 	if !hasCaps {
 		return errorf(codeInvalidParams, "invalid params: _meta needs %s under protocol %s", MetaCapabilities, version)
 	}
 	in.stateless = true
 	if in.method == "server/discover" {
-		in.client, in.protocol = clientName(meta[metaClientInfo]), clip(version, 32)
+		in.client, in.protocol = clientName(meta[metaClientInfo]), Clip(version, 32)
 	}
 	return nil
 }
@@ -182,11 +182,12 @@ func clientName(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &info) != nil {
 		return ""
 	}
-	return clip(strings.TrimSpace(info.Name+" "+info.Version), 100)
+	return Clip(strings.TrimSpace(info.Name+" "+info.Version), 100)
 }
 
-// clip bounds an echoed value, so no input can make an answer large.
-func clip(s string, n int) string {
+// Clip bounds an echoed value, so no input can make an answer large; the
+// tools clip what they echo by the same rule.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

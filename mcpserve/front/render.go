@@ -110,12 +110,12 @@ func fromSDKError(method string, err error) *rpcError {
 		}
 	}
 	if goInternals().MatchString(e.message) {
-		e.message = fmt.Sprintf("invalid params: %s takes params of the shape the MCP specification gives", clip(method, 100))
+		e.message = fmt.Sprintf("invalid params: %s takes params of the shape the MCP specification gives", Clip(method, 100))
 		if m := goField().FindStringSubmatch(err.Error()); m != nil {
 			e.message = fmt.Sprintf("invalid params: %s must be %s", m[1], jsonKind(m[2]))
 		}
 	}
-	e.message = clip(e.message, 300)
+	e.message = Clip(e.message, 300)
 	return e
 }
 
