@@ -36,8 +36,9 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	f.ws = &workspace.Workspace{Home: h, Getenv: f.Getenv, Dir: dir, StackFlag: f.Globals.Stack,
 		EndpointFlag: f.Globals.Endpoint, ProfileFlag: profile,
 		Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys}
+	// warn says it on stderr, or inside the JSON document in json mode.
+	f.ws.Warn = func(msg string) { f.warn("%s", msg) }
 	if !f.JSON() {
-		f.ws.Warn = func(msg string) { f.IO.Say("warning: %s", msg) }
 		f.ws.Notice = func(msg string) { f.say("%s", msg) }
 	}
 	return f.ws, nil
