@@ -16,9 +16,12 @@ func editSetting(f *Factory, key, value string, unset bool) error {
 	if err != nil {
 		return err
 	}
-	name := f.Globals.Profile
+	name, explicit, err := f.profileName()
+	if err != nil {
+		return err
+	}
 	if unset {
-		if _, ok := cfg.Profile(name); !ok && f.Globals.ProfileExplicit {
+		if _, ok := cfg.Profile(name); !ok && explicit {
 			if _, err := f.Profile(); err != nil {
 				return err
 			}

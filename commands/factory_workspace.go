@@ -88,6 +88,17 @@ func (f *Factory) sayTarget(t workspace.Target) {
 	f.IO.Say("%s", st.Render(t.Line()))
 }
 
+// profileName is the active profile's name by the workspace's rule
+// (--profile > LOAMS_PROFILE > loams.toml > default), and whether it was
+// named (then it must exist): the profile every verb reads and writes.
+func (f *Factory) profileName() (string, bool, error) {
+	ws, err := f.Workspace()
+	if err != nil {
+		return "", false, err
+	}
+	return ws.ProfileName()
+}
+
 // profileFromWorkspace loads the active profile through the target rule
 // (--profile > LOAMS_PROFILE > loams.toml's [dev] profile > default).
 func (f *Factory) profileFromWorkspace() (config.Profile, error) {

@@ -9,17 +9,19 @@ import (
 
 	"loams.dev/cli/envfile"
 	"loams.dev/cli/internal/buildinfo"
+	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/project"
 	"loams.dev/cli/stack"
 )
 
-// profileName is the profile init sets up.
+// profileName is the profile init sets up: the active one, by the same
+// rule every verb reads it with (a project's loams.toml may name it).
 func (r *initRun) profileName() string {
-	if r.f.Globals.Profile != "" {
-		return r.f.Globals.Profile
+	if name, _, err := r.f.profileName(); err == nil {
+		return name
 	}
-	return "default"
+	return config.DefaultProfile
 }
 
 // planProfile: the profile needs creating, or a default_stack; an
