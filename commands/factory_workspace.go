@@ -37,9 +37,13 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 		EndpointFlag: f.Globals.Endpoint, ProfileFlag: profile,
 		Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys}
 	// warn says it on stderr, or inside the JSON document in json mode.
+	// Both decide at the call: the workspace may be built before the
+	// output format is known (resolveGlobals reads the profile's format).
 	f.ws.Warn = func(msg string) { f.warn("%s", msg) }
-	if !f.JSON() {
-		f.ws.Notice = func(msg string) { f.say("%s", msg) }
+	f.ws.Notice = func(msg string) {
+		if !f.JSON() {
+			f.say("%s", msg)
+		}
 	}
 	return f.ws, nil
 }

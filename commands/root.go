@@ -103,10 +103,15 @@ func resolveGlobals(f *Factory, cmd *cli.Command) error {
 	}
 	g.OutputExplicit = format != ""
 	if format == "" {
-		// The profile may set a default format; a broken config must not
-		// stop `configure` from reporting it, so errors here fall through.
+		// The active profile (a project's loams.toml may name it) may set
+		// a default format; a broken config or loams.toml must not stop
+		// `configure` from reporting it, so errors here fall through.
+		name := g.Profile
+		if n, _, err := f.profileName(); err == nil {
+			name = n
+		}
 		if cfg, err := f.Config(); err == nil {
-			if p, ok := cfg.Profile(g.Profile); ok {
+			if p, ok := cfg.Profile(name); ok {
 				format = p.Output
 			}
 		}

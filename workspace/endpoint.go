@@ -28,6 +28,7 @@ func (w *Workspace) Endpoint() (endpoint.Endpoint, Target, error) {
 		return ep, Target{}, err
 	}
 	b, _ := w.Binding()
+	w.warnUnknown(b)
 	t := Target{Profile: ep.Profile, Project: b.Dir, Source: endpointSource(ep.From, b, p)}
 	if ep.Kind == endpoint.Remote {
 		t.Endpoint = ep.URL

@@ -17,6 +17,7 @@ func (w *Workspace) Stack(name string) (Target, error) {
 	if err != nil {
 		return Target{}, err
 	}
+	w.warnUnknown(b)
 	t := Target{Project: b.Dir}
 	switch {
 	case name != "":

@@ -105,6 +105,7 @@ type Workspace struct {
 	Warn func(string)
 
 	once    sync.Once
+	warned  sync.Once
 	binding Binding
 	bindErr error
 }
@@ -119,11 +120,20 @@ func (w *Workspace) Binding() (Binding, error) {
 		if p := FindManifest(w.Dir, w.Getenv("HOME")); p != "" {
 			w.binding, w.bindErr = ReadManifest(p)
 		}
-		if len(w.binding.Unknown) > 0 && w.Warn != nil {
-			w.Warn(fmt.Sprintf("%s: [dev] has keys loams does not know (kept as they are): %s", w.binding.Path, strings.Join(w.binding.Unknown, ", ")))
-		}
 	})
 	return w.binding, w.bindErr
+}
+
+// warnUnknown says once, when a target is first resolved, that [dev] holds
+// keys loams does not know (a typo such as `stak` binds nothing). Not on
+// the first read: the CLI reads the profile before it knows its output
+// format, and a warning must land where that format puts it.
+func (w *Workspace) warnUnknown(b Binding) {
+	if len(b.Unknown) > 0 && w.Warn != nil {
+		w.warned.Do(func() {
+			w.Warn(fmt.Sprintf("%s: [dev] has keys loams does not know (kept as they are): %s", b.Path, strings.Join(b.Unknown, ", ")))
+		})
+	}
 }
 
 // Rebind forgets the cached binding: the command just wrote loams.toml.
