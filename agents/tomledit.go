@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"loams.dev/cli/internal/tomlkey"
 )
 
 // This file edits one table ([mcp_servers.NAME]) of a TOML document by
@@ -148,33 +150,6 @@ func tableSpan(lines []string, table, name string) (start, end int, ok bool) {
 	return start, end, true
 }
 
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-func tomlKey(k string) string {
-	for _, r := range k {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return tomlString(k)
-		}
-	}
-	return k
-}
-
 // tomlRemove deletes [table.name] (and the blank line we put before it).
 func tomlRemove(doc []byte, table, name string) ([]byte, bool, error) {
 	_, found, err := tomlGet(doc, table, name)
@@ -200,11 +175,11 @@ func tomlRemove(doc []byte, table, name string) ([]byte, bool, error) {
 func tomlLiteral(v any) string {
 	switch x := v.(type) {
 	case string:
-		return tomlString(x)
+		return tomlkey.String(x)
 	case []string:
 		parts := make([]string, len(x))
 		for i, s := range x {
-			parts[i] = tomlString(s)
+			parts[i] = tomlkey.String(s)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
 	case bool:
@@ -214,9 +189,9 @@ func tomlLiteral(v any) string {
 }
 
 func renderTable(table, name string, v Object, nl string) []string {
-	out := []string{"[" + tomlKey(table) + "." + tomlKey(name) + "]" + nl}
+	out := []string{tomlkey.Table(table, name) + nl}
 	for _, m := range v {
-		out = append(out, tomlKey(m.Key)+" = "+tomlLiteral(m.Value)+nl)
+		out = append(out, tomlkey.Key(m.Key)+" = "+tomlLiteral(m.Value)+nl)
 	}
 	return out
 }
@@ -265,7 +240,7 @@ func tomlSet(doc []byte, table, name string, v Object, owned []string) ([]byte, 
 			if reflect.DeepEqual(entry[key], asDecoded(want)) {
 				continue
 			}
-			if out, err = setKeyLine(out, start, key, tomlKey(key)+" = "+tomlLiteral(want), nl); err != nil {
+			if out, err = setKeyLine(out, start, key, tomlkey.Key(key)+" = "+tomlLiteral(want), nl); err != nil {
 				return nil, err
 			}
 		}

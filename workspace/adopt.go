@@ -41,7 +41,8 @@ func (w *Workspace) Adopt(name string) (Adoption, error) {
 	if err != nil {
 		return a, err
 	}
-	if root := w.ProjectRoot(); root != "" && b.Stack == "" {
+	// An ignored loams.toml (another user's) is neither read nor rewritten.
+	if root := w.ProjectRoot(); root != "" && b.Stack == "" && b.Ignored == "" {
 		path, changed, err := Bind(root, name)
 		if err != nil {
 			return a, err

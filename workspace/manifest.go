@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +14,7 @@ import (
 	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/safefile"
+	"loams.dev/cli/internal/tomlkey"
 	"loams.dev/cli/project"
 )
 
@@ -23,9 +23,10 @@ import (
 // manifest, so every other byte is kept as it was.
 const ManifestName = "loams.toml"
 
-// maxManifest bounds what is read: a loams.toml is a few lines, and a
-// symlink to /dev/zero must not fill memory.
-const maxManifest = 1 << 20
+// maxManifest bounds what is read (spec project.md): a loams.toml is a
+// few lines, a symlink to /dev/zero must not fill memory, and a decoder
+// must never see a file it would spend seconds on.
+const maxManifest = 256 << 10
 
 // Binding is the [dev] table of a project's loams.toml.
 type Binding struct {
@@ -35,34 +36,77 @@ type Binding struct {
 	Profile string // [dev] profile
 	// Unknown lists the keys of [dev] loams does not know; they are kept.
 	Unknown []string
+	// Ignored is a loams.toml found but not read, and why (another user's,
+	// or writable by others); the binding is then empty.
+	Ignored string
+	// fix is the command that makes an ignored loams.toml the user's.
+	fix string
+}
+
+// LoadBinding is the binding of the project found from dir: the zero
+// Binding when there is no loams.toml, or when the one found belongs to
+// another user or others may write it (then Ignored says so, and Warnings
+// says it once).
+func LoadBinding(dir, home string) (Binding, error) {
+	p := FindManifest(dir, home)
+	if p == "" {
+		return Binding{}, nil
+	}
+	if why := untrusted(p); why != "" {
+		return Binding{Ignored: p + " " + why, fix: fixFor(p)}, nil
+	}
+	return ReadManifest(p)
+}
+
+// Warnings is what a person should hear once about this binding.
+func (b Binding) Warnings() []string {
+	var out []string
+	if b.Ignored != "" {
+		out = append(out, fmt.Sprintf("ignoring %s: its [dev] chooses nothing (%s)", b.Ignored, b.fix))
+	}
+	if len(b.Unknown) > 0 {
+		out = append(out, fmt.Sprintf("%s: [dev] has keys loams does not know (kept as they are): %s", b.Path, strings.Join(b.Unknown, ", ")))
+	}
+	return out
 }
 
 // devKeys are the keys of [dev] loams reads and writes.
 var devKeys = []string{"stack", "profile"}
 
-// FindManifest looks for loams.toml from dir up to the repository root
-// (never $HOME or /, as project.Find). "" when there is none.
+// FindManifest looks for loams.toml from dir up to the project root: the
+// first directory holding .git or a project marker. It never looks in or
+// above $HOME when dir is inside it, nor in /, so a loams.toml planted in a
+// shared directory above a project chooses nothing. "" when there is none.
 func FindManifest(dir, home string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return ""
 	}
-	for _, d := range project.UpToRepository(abs, home) {
+	for _, d := range project.Ancestors(abs, home) {
 		if _, err := os.Lstat(filepath.Join(d, ManifestName)); err == nil {
 			return filepath.Join(d, ManifestName)
+		}
+		if project.IsRoot(d) {
+			return ""
 		}
 	}
 	return ""
 }
 
 // ReadManifest reads the [dev] table of the loams.toml at path. A file that
-// does not parse is config_unparseable naming the line; a directory or a
-// special file in its place is config_unreadable.
+// does not parse, is too large or too deep, or names a stack or profile
+// that is not a name is config_unparseable naming the line; a directory or
+// a special file in its place is config_unreadable; a symlink out of its
+// directory is path_outside_project.
 func ReadManifest(path string) (Binding, error) {
 	b := Binding{Path: path, Dir: filepath.Dir(path)}
 	data, err := readManifest(path)
 	if err != nil {
 		return b, err
+	}
+	lines, err := tomlkey.Scan(data, tomlkey.MaxDepth)
+	if err != nil {
+		return b, unparseable(path, err)
 	}
 	var doc struct {
 		Dev map[string]any `toml:"dev"`
@@ -77,14 +121,18 @@ func ReadManifest(path string) (Binding, error) {
 			b.Unknown = append(b.Unknown, k)
 			continue
 		case !isString:
-			return b, errs.New(errs.ConfigUnparseable, "write it as "+k+` = "NAME"`, "%s: [dev] %s must be a string", path, k).With("path", path)
+			return b, badDevValue(path, lines, k, "write it as "+k+` = "NAME"`, "must be a string")
 		case k == "stack":
 			if !config.StackName().MatchString(s) {
-				return b, errs.New(errs.ConfigUnparseable, "use a lowercase letter, then up to 30 lowercase letters, digits or dashes",
-					"%s: [dev] stack %q is not a stack name", path, s).With("path", path)
+				return b, badDevValue(path, lines, k, "use a lowercase letter, then up to 30 lowercase letters, digits or dashes",
+					fmt.Sprintf("%q is not a stack name", s))
 			}
 			b.Stack = s
 		case k == "profile":
+			if !config.ProfileName().MatchString(s) {
+				return b, badDevValue(path, lines, k, "use a profile name: a letter or digit, then up to 62 letters, digits, - or _",
+					fmt.Sprintf("%q is not a profile name", s))
+			}
 			b.Profile = s
 		}
 	}
@@ -92,16 +140,73 @@ func ReadManifest(path string) (Binding, error) {
 	return b, nil
 }
 
-// readManifest reads path (through a symlink) as safefile.ReadRegular
-// does for agents' configs: a regular file under the size cap, never a
-// blocking open of a FIFO.
+// badDevValue is config_unparseable for [dev] key, naming file, line and key.
+func badDevValue(path string, lines []tomlkey.Line, key, hint, what string) error {
+	line := devLine(lines, key)
+	e := errs.New(errs.ConfigUnparseable, hint+"; loams does not rewrite "+path, "%s:%d: [dev] %s %s", path, line, key, what).
+		With("path", path).With("key", "dev."+key)
+	if line > 0 {
+		e.With("line", line)
+	} else {
+		e.Message = fmt.Sprintf("%s: [dev] %s %s", path, key, what)
+	}
+	return e
+}
+
+// devLine is the 1-based line setting [dev] key (in the table or as a
+// dotted `dev.key`), 0 when the scan cannot tell.
+func devLine(lines []tomlkey.Line, key string) int {
+	var table []string
+	for i, l := range lines {
+		if l.Header != nil {
+			table = l.Header
+			if l.Array {
+				table = nil
+			}
+			continue
+		}
+		if l.Key != nil && slices.Equal(append(slices.Clone(table), l.Key...), []string{"dev", key}) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// readManifest reads path as safefile.ReadRegular does for agents'
+// configs (a regular file under the size cap, never a blocking open of a
+// FIFO), through a symlink only when it stays in the project directory.
 func readManifest(path string) ([]byte, error) {
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
+	target, err := safefile.ResolveInside(filepath.Dir(path), path)
+	switch {
+	case errors.Is(err, safefile.ErrOutside):
+		return nil, outsideProject(path, err)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	case err != nil:
 		return nil, safefile.Unreadable(path, err)
+	}
+	if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() && fi.Size() > maxManifest {
+		return nil, tooLarge(path)
 	}
 	data, _, err := safefile.ReadRegular(target, path, maxManifest)
 	return data, err
+}
+
+func tooLarge(path string) error {
+	return errs.New(errs.ConfigUnparseable, "a loams.toml is a few lines: check what this file is; loams does not read it",
+		"%s is larger than %d KiB", path, maxManifest>>10).With("path", path)
+}
+
+// outsideProject refuses a loams.toml that is a symlink out of its
+// project: the repository would choose a file of the user's to read or
+// rewrite.
+func outsideProject(path string, err error) error {
+	dir := filepath.Dir(path)
+	return errs.New(errs.PathOutsideProject,
+		"replace the symlink "+path+" with a file of the project",
+		"%s is a symlink that leads outside the project %s; loams neither reads nor writes through it", path, dir).
+		With("path", path).With("project_dir", dir).Wrap(err).
+		ForAgent("ask the user to replace the symlink " + path + " with a file of the project")
 }
 
 // unparseable names the file and line of a TOML error; the file is never
@@ -110,173 +215,14 @@ func unparseable(path string, err error) error {
 	e := errs.New(errs.ConfigUnparseable, "fix the TOML syntax of "+path+" by hand; loams does not rewrite a file it cannot parse",
 		"%s does not parse: %v", path, err).With("path", path)
 	var perr toml.ParseError
-	if errors.As(err, &perr) {
+	var derr *tomlkey.DepthError
+	switch {
+	case errors.As(err, &perr):
 		e.Message = fmt.Sprintf("%s:%d: %s", path, perr.Position.Line, perr.Message)
 		e.With("line", perr.Position.Line)
+	case errors.As(err, &derr):
+		e.Message = fmt.Sprintf("%s:%d: nested deeper than %d levels; loams does not read it", path, derr.Line, derr.Limit)
+		e.With("line", derr.Line)
 	}
 	return e.Wrap(err)
-}
-
-// Bind sets [dev] stack in dir's loams.toml, creating the file when there is
-// none and editing the [dev] table in place otherwise: every other table,
-// comment, blank line and key order stays byte for byte. It reports whether
-// the file changed. A symlink leading out of dir, a read-only file and a
-// file that does not parse are refused and left as they are.
-func Bind(dir, stackName string) (path string, changed bool, err error) {
-	path = filepath.Join(dir, ManifestName)
-	old, err := readManifest(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		old = nil
-	case err != nil:
-		return path, false, err
-	default:
-		if _, err := ReadManifest(path); err != nil {
-			return path, false, err
-		}
-	}
-	doc := setDevKey(old, "stack", stackName)
-	if bytes.Equal(doc, old) {
-		return path, false, nil
-	}
-	if err := safefile.WriteInside(dir, path, doc, safefile.Mode(path, 0o644)); err != nil {
-		return path, false, err
-	}
-	return path, true, nil
-}
-
-// Unbind removes [dev] stack (stack delete of the bound stack keeps the
-// rest of the file). It is not an error when there is nothing to remove.
-func Unbind(path string) error {
-	old, err := readManifest(path)
-	if err != nil {
-		return err
-	}
-	if _, err := ReadManifest(path); err != nil {
-		return err
-	}
-	doc := removeDevKey(old, "stack")
-	if bytes.Equal(doc, old) {
-		return nil
-	}
-	return safefile.WriteInside(filepath.Dir(path), path, doc, safefile.Mode(path, 0o644))
-}
-
-// Header comment of a loams.toml loams creates.
-const newManifest = "# loams.toml: this project's Loams settings. Commit it: it holds no key.\n" +
-	"# `loams` reads [dev]; other tables are kept as you write them.\n"
-
-// setDevKey sets key = "value" in [dev], by lines. The value is a stack
-// or profile name (validated by the caller), so plain quoting is enough.
-func setDevKey(doc []byte, key, value string) []byte {
-	nl := "\n"
-	if bytes.Contains(doc, []byte("\r\n")) {
-		nl = "\r\n"
-	}
-	line := key + " = " + quote(value)
-	if len(doc) == 0 {
-		return []byte(newManifest + nl + "[dev]" + nl + line + nl)
-	}
-	lines := splitLines(doc)
-	start, end, ok := devSpan(lines)
-	if !ok {
-		out := string(doc)
-		if !strings.HasSuffix(out, "\n") {
-			out += nl
-		}
-		return []byte(out + nl + "[dev]" + nl + line + nl)
-	}
-	for i := start + 1; i < end; i++ {
-		if lineKey(lines[i]) == key {
-			eol := lines[i][len(strings.TrimRight(lines[i], "\r\n")):]
-			indent := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
-			if c := trailingComment(lines[i]); c != "" {
-				line += " " + c
-			}
-			lines[i] = indent + line + eol
-			return []byte(strings.Join(lines, ""))
-		}
-	}
-	// After the header (and before the table's trailing blank lines).
-	at := end
-	for at > start+1 && strings.TrimSpace(lines[at-1]) == "" {
-		at--
-	}
-	if at > 0 && !strings.HasSuffix(lines[at-1], "\n") {
-		lines[at-1] += nl
-	}
-	lines = slices.Insert(lines, at, line+nl)
-	return []byte(strings.Join(lines, ""))
-}
-
-func removeDevKey(doc []byte, key string) []byte {
-	lines := splitLines(doc)
-	start, end, ok := devSpan(lines)
-	if !ok {
-		return doc
-	}
-	for i := start + 1; i < end; i++ {
-		if lineKey(lines[i]) == key {
-			return []byte(strings.Join(slices.Delete(lines, i, i+1), ""))
-		}
-	}
-	return doc
-}
-
-func splitLines(doc []byte) []string {
-	lines := strings.SplitAfter(string(doc), "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
-}
-
-// devSpan finds the [dev] table: its header line and the line after its
-// last line (the next table header, or the end).
-func devSpan(lines []string) (start, end int, ok bool) {
-	start = -1
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if !strings.HasPrefix(t, "[") {
-			continue
-		}
-		if start >= 0 {
-			return start, i, true
-		}
-		if name, _, _ := strings.Cut(strings.TrimPrefix(t, "["), "]"); strings.TrimSpace(name) == "dev" && !strings.HasPrefix(t, "[[") {
-			start = i
-		}
-	}
-	return start, len(lines), start >= 0
-}
-
-// lineKey is the bare key a `key = value` line sets, "" for other lines.
-func lineKey(l string) string {
-	k, _, ok := strings.Cut(l, "=")
-	if !ok {
-		return ""
-	}
-	k = strings.TrimSpace(k)
-	return strings.Trim(k, `"'`)
-}
-
-// trailingComment keeps a comment after the value (`stack = "a" # why`).
-// Values loams writes hold no '#' (names only), so the first '#' after the
-// closing quote starts the comment.
-func trailingComment(l string) string {
-	_, v, _ := strings.Cut(l, "=")
-	v = strings.TrimSpace(v)
-	if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
-		if end := strings.IndexByte(v[1:], v[0]); end >= 0 {
-			v = v[end+2:]
-		}
-	}
-	if i := strings.IndexByte(v, '#'); i >= 0 {
-		return strings.TrimRight(v[i:], "\r\n")
-	}
-	return ""
-}
-
-func quote(s string) string {
-	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
 }

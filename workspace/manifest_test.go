@@ -76,6 +76,7 @@ func TestManifestInPlaceOfAFile(t *testing.T) {
 	cases := map[string]func(p string){
 		"directory": func(p string) { os.Mkdir(p, 0o755) },
 		"fifo":      func(p string) { syscall.Mkfifo(p, 0o644) },
+		// A link out of the project is refused before its target is looked at.
 		"/dev/zero": func(p string) { os.Symlink("/dev/zero", p) },
 	}
 	for name, make := range cases {
@@ -83,10 +84,14 @@ func TestManifestInPlaceOfAFile(t *testing.T) {
 			dir := t.TempDir()
 			p := filepath.Join(dir, ManifestName)
 			make(p)
-			if _, err := ReadManifest(p); !errs.Is(err, errs.ConfigUnreadable) {
+			want := errs.ConfigUnreadable
+			if name == "/dev/zero" {
+				want = errs.PathOutsideProject
+			}
+			if _, err := ReadManifest(p); !errs.Is(err, want) {
 				t.Fatalf("read: %v", err)
 			}
-			if _, _, err := Bind(dir, "x"); !errs.Is(err, errs.ConfigUnreadable) {
+			if _, _, err := Bind(dir, "x"); !errs.Is(err, want) {
 				t.Fatalf("bind: %v", err)
 			}
 		})
@@ -104,8 +109,11 @@ func TestBindRefusesReadOnlyAndEscapingLinks(t *testing.T) {
 	target := filepath.Join(out, "loams.toml")
 	os.WriteFile(target, []byte("[x]\n"), 0o644)
 	os.Symlink(target, p)
-	if _, _, err := Bind(dir, "nodeapp"); err == nil {
-		t.Fatal("a link out of the project was followed")
+	if _, _, err := Bind(dir, "nodeapp"); !errs.Is(err, errs.PathOutsideProject) {
+		t.Fatalf("a link out of the project: %v, want path_outside_project", err)
+	}
+	if _, err := ReadManifest(p); !errs.Is(err, errs.PathOutsideProject) {
+		t.Fatalf("reading through a link out of the project: %v", err)
 	}
 	if got, _ := os.ReadFile(target); string(got) != "[x]\n" {
 		t.Fatal("the file outside the project changed")

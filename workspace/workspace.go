@@ -7,7 +7,6 @@ package workspace
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -117,9 +116,7 @@ func (w *Workspace) Binding() (Binding, error) {
 		if w.Dir == "" {
 			return
 		}
-		if p := FindManifest(w.Dir, w.Getenv("HOME")); p != "" {
-			w.binding, w.bindErr = ReadManifest(p)
-		}
+		w.binding, w.bindErr = LoadBinding(w.Dir, w.Getenv("HOME"))
 	})
 	return w.binding, w.bindErr
 }
@@ -129,9 +126,11 @@ func (w *Workspace) Binding() (Binding, error) {
 // the first read: the CLI reads the profile before it knows its output
 // format, and a warning must land where that format puts it.
 func (w *Workspace) warnUnknown(b Binding) {
-	if len(b.Unknown) > 0 && w.Warn != nil {
+	if msgs := b.Warnings(); len(msgs) > 0 && w.Warn != nil {
 		w.warned.Do(func() {
-			w.Warn(fmt.Sprintf("%s: [dev] has keys loams does not know (kept as they are): %s", b.Path, strings.Join(b.Unknown, ", ")))
+			for _, m := range msgs {
+				w.Warn(m)
+			}
 		})
 	}
 }

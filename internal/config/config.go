@@ -9,8 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -18,6 +18,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/safefile"
+	"loams.dev/cli/internal/tomlkey"
 )
 
 // DefaultProfile is used when neither --profile nor LOAMS_PROFILE is set.
@@ -42,6 +43,10 @@ var Keys = map[string]func(string) error{
 
 // StackName is the shape of a stack name.
 var StackName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}$`) })
+
+// ProfileName is the shape of a profile name a project's loams.toml may
+// give (and a profile key may be filed under).
+var ProfileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`) })
 
 // KeyNames lists Keys sorted.
 func KeyNames() []string {
@@ -133,6 +138,10 @@ func (f *File) parse(src string) error {
 	var doc struct {
 		Profile map[string]Profile `toml:"profile"`
 	}
+	if _, err := tomlkey.Scan([]byte(src), tomlkey.MaxDepth); err != nil {
+		return errs.New(errs.ConfigUnparseable, "fix the file by hand; loams will not rewrite a file it cannot parse",
+			"%s: %v", f.Path, err).With("path", f.Path)
+	}
 	if _, err := toml.Decode(src, &doc); err != nil {
 		return errs.New(errs.ConfigUnparseable, "fix the file by hand; loams will not rewrite a file it cannot parse",
 			"%s does not parse: %v", f.Path, err).With("path", f.Path)
@@ -171,7 +180,7 @@ func (f *File) Set(profile, key, value string) error {
 	if err := checkKey(key, value); err != nil {
 		return err
 	}
-	line := key + " = " + strconv.Quote(value)
+	line := tomlkey.Key(key) + " = " + tomlkey.String(value)
 	start, end := f.table(profile)
 	if start < 0 {
 		if n := len(f.lines); n > 0 {
@@ -180,7 +189,7 @@ func (f *File) Set(profile, key, value string) error {
 			}
 			f.lines = append(f.lines, "\n")
 		}
-		f.lines = append(f.lines, "[profile."+profile+"]\n", line+"\n")
+		f.lines = append(f.lines, tomlkey.Table("profile", profile)+"\n", line+"\n")
 		return f.reparse()
 	}
 	if i := f.keyLine(start, end, key); i >= 0 {
@@ -224,36 +233,41 @@ func (f *File) reparse() error {
 	return f.parse(strings.Join(f.lines, ""))
 }
 
-var tableHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`) })
-
 // table finds the lines of [profile.NAME]: the header index and the index
-// after its last line; -1 when absent.
+// after its last line; -1 when absent. Headers are read as TOML reads them
+// (quoted names, and not a `[` line inside a multi-line string).
 func (f *File) table(profile string) (start, end int) {
 	start = -1
-	for i, l := range f.lines {
-		m := tableHeader().FindStringSubmatch(strings.TrimRight(l, "\r\n"))
-		if m == nil {
+	for i, l := range f.scan() {
+		if l.Header == nil {
 			continue
 		}
 		if start >= 0 {
 			return start, i
 		}
-		name := m[1]
-		if name == "profile."+profile || name == `profile."`+profile+`"` {
+		if !l.Array && slices.Equal(l.Header, []string{"profile", profile}) {
 			start = i
 		}
 	}
 	return start, len(f.lines)
 }
 
+// keyLine is the line in [start, end) that sets key.
 func (f *File) keyLine(start, end int, key string) int {
-	re := regexp.MustCompile(`^\s*"?` + regexp.QuoteMeta(key) + `"?\s*=`)
-	for i := start + 1; i < end; i++ {
-		if re.MatchString(f.lines[i]) {
-			return i
+	for i, l := range f.scan()[start+1 : end] {
+		if slices.Equal(l.Key, []string{key}) {
+			return start + 1 + i
 		}
 	}
 	return -1
+}
+
+// scan is f.lines as tomlkey sees them, one entry per line. The file
+// parsed (parse refuses it otherwise), so the scan cannot go deeper than
+// the bound it already passed.
+func (f *File) scan() []tomlkey.Line {
+	lines, _ := tomlkey.Scan([]byte(strings.Join(f.lines, "")), tomlkey.MaxDepth)
+	return lines
 }
 
 // keepComment replaces a key line but keeps its trailing comment and line ending.

@@ -1,0 +1,231 @@
+package tomlkey
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// MaxDepth is how deep the TOML files loams reads may nest: theirs are a
+// few tables deep, and a decoder takes seconds on thousands of levels.
+const MaxDepth = 32
+
+// Line is one line of a TOML document as a line editor needs to see it.
+type Line struct {
+	Text string // the line with its ending
+	// Top is true when the line starts outside any string, array or inline
+	// table: only such a line can be a table header or a key of a table.
+	// A `[dev]` line inside a """ string is not Top.
+	Top bool
+	// Header holds the keys of a [table] or [[array]] header line; nil for
+	// any other line.
+	Header []string
+	Array  bool // the header is [[…]]
+	// Key holds the dotted key a Top `key = value` line sets; nil otherwise.
+	Key []string
+}
+
+// DepthError is a document nested deeper than the limit: refused before a
+// decoder spends seconds on it.
+type DepthError struct {
+	Line  int
+	Limit int
+}
+
+func (e *DepthError) Error() string {
+	return fmt.Sprintf("line %d: nested deeper than %d levels", e.Line, e.Limit)
+}
+
+// Scan splits doc into lines and finds its headers and keys, in one pass
+// that knows strings (multi-line ones included), comments, arrays and
+// inline tables. Nesting (arrays, inline tables, a header's or key's dotted
+// parts) deeper than maxDepth is a *DepthError. Scan does not validate
+// TOML: a decoder does that, once Scan said the file is small enough.
+func Scan(doc []byte, maxDepth int) ([]Line, error) {
+	s := string(doc)
+	var lines []Line
+	cur := Line{Top: true}
+	start, depth := 0, 0
+	tooDeep := func() error { return &DepthError{Line: len(lines) + 1, Limit: maxDepth} }
+	endLine := func(end int) {
+		cur.Text = s[start:end]
+		lines = append(lines, cur)
+		start, cur = end, Line{Top: depth == 0}
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		lineStart := cur.Top && depth == 0 && cur.Key == nil && cur.Header == nil && strings.TrimLeft(s[start:i], " \t\r") == ""
+		switch {
+		case c == '\n':
+			i++
+			endLine(i)
+		case c == '#':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case lineStart && c == '[':
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				end = len(s)
+			} else {
+				end += i
+			}
+			keys, array := parseHeader(s[i:end])
+			if len(keys) > maxDepth {
+				return nil, tooDeep()
+			}
+			if keys == nil { // not a header TOML knows: let the decoder say so
+				i = end
+				continue
+			}
+			cur.Header, cur.Array = keys, array
+			i = end
+		case lineStart && c != ' ' && c != '\t' && c != '\r':
+			keys, rest, ok := ParseKey(s[i:])
+			if !ok || !strings.HasPrefix(strings.TrimLeft(rest, " \t"), "=") {
+				i++
+				continue
+			}
+			if len(keys) > maxDepth {
+				return nil, tooDeep()
+			}
+			cur.Key = keys
+			i = len(s) - len(strings.TrimLeft(rest, " \t")) + 1 // past the '='
+		case c == '"' || c == '\'':
+			end := stringEnd(s, i)
+			for j := i; j < end; j++ {
+				if s[j] == '\n' {
+					endLine(j + 1)
+					cur.Top = false
+				}
+			}
+			i = end
+		case c == '[' || c == '{':
+			depth++
+			if depth > maxDepth {
+				return nil, tooDeep()
+			}
+			i++
+		case c == ']' || c == '}':
+			if depth > 0 {
+				depth--
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	if start < len(s) {
+		endLine(len(s))
+	}
+	return lines, nil
+}
+
+// stringEnd is the offset just past the string opening at s[i] (basic,
+// literal, or either multi-line kind); an unterminated string runs to the
+// end of its line (or of the document, for a multi-line one).
+func stringEnd(s string, i int) int {
+	q := s[i]
+	if strings.HasPrefix(s[i:], strings.Repeat(string(q), 3)) {
+		for j := i + 3; j < len(s); j++ {
+			switch {
+			case q == '"' && s[j] == '\\':
+				j++
+			case s[j] == q && strings.HasPrefix(s[j:], strings.Repeat(string(q), 3)):
+				// Up to two more quotes may belong to the content: """a""""" ends last.
+				end := j + 3
+				for end < len(s) && s[end] == q && end < j+5 {
+					end++
+				}
+				return end
+			}
+		}
+		return len(s)
+	}
+	for j := i + 1; j < len(s); j++ {
+		switch {
+		case s[j] == '\n':
+			return j
+		case q == '"' && s[j] == '\\':
+			j++
+		case s[j] == q:
+			return j + 1
+		}
+	}
+	return len(s)
+}
+
+// parseHeader reads `[a.b]` or `[[a.b]]` (and a trailing comment); nil
+// when line is not a well-formed header.
+func parseHeader(line string) (keys []string, array bool) {
+	s := strings.TrimRight(line, "\r")
+	array = strings.HasPrefix(s, "[[")
+	if array {
+		s = s[2:]
+	} else {
+		s = s[1:]
+	}
+	keys, rest, ok := ParseKey(s)
+	if !ok {
+		return nil, false
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	closing := "]"
+	if array {
+		closing = "]]"
+	}
+	if !strings.HasPrefix(rest, closing) {
+		return nil, false
+	}
+	rest = strings.TrimSpace(rest[len(closing):])
+	if rest != "" && !strings.HasPrefix(rest, "#") {
+		return nil, false
+	}
+	return keys, array
+}
+
+// ParseKey reads a (dotted) key at the start of s, after optional blanks:
+// bare parts, "basic" and 'literal' ones. rest is what follows it.
+func ParseKey(s string) (keys []string, rest string, ok bool) {
+	for {
+		s = strings.TrimLeft(s, " \t")
+		var key string
+		switch {
+		case strings.HasPrefix(s, `"`):
+			end := stringEnd(s, 0)
+			if end < 2 || s[end-1] != '"' || strings.HasPrefix(s, `"""`) {
+				return nil, "", false
+			}
+			k, err := strconv.Unquote(s[:end])
+			if err != nil {
+				return nil, "", false
+			}
+			key, s = k, s[end:]
+		case strings.HasPrefix(s, "'"):
+			end := strings.IndexAny(s[1:], "'\n")
+			if end < 0 || s[1+end] != '\'' || strings.HasPrefix(s, "'''") {
+				return nil, "", false
+			}
+			key, s = s[1:end+1], s[end+2:]
+		default:
+			end := 0
+			for end < len(s) && isBare(s[end]) {
+				end++
+			}
+			if end == 0 {
+				return nil, "", false
+			}
+			key, s = s[:end], s[end:]
+		}
+		keys = append(keys, key)
+		t := strings.TrimLeft(s, " \t")
+		if !strings.HasPrefix(t, ".") {
+			return keys, s, true
+		}
+		s = t[1:]
+	}
+}
+
+func isBare(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+}

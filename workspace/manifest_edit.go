@@ -1,0 +1,226 @@
+package workspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/safefile"
+	"loams.dev/cli/internal/tomlkey"
+)
+
+// Bind sets [dev] stack in dir's loams.toml, creating the file when there is
+// none and editing the [dev] table in place otherwise: every other table,
+// comment, blank line and key order stays byte for byte. It reports whether
+// the file changed. A symlink leading out of dir, a read-only file, a file
+// another user owns or others may write, and a file that does not parse
+// are refused and left as they are.
+func Bind(dir, stackName string) (path string, changed bool, err error) {
+	path = filepath.Join(dir, ManifestName)
+	old, err := readManifest(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	case err != nil:
+		return path, false, err
+	default:
+		if why := untrusted(path); why != "" {
+			return path, false, errs.New(errs.UnsafePermissions, fixFor(path),
+				"%s %s; loams does not edit it", path, why).With("path", path)
+		}
+		if _, err := ReadManifest(path); err != nil {
+			return path, false, err
+		}
+	}
+	doc, err := setDevKey(path, old, "stack", stackName)
+	if err != nil || bytes.Equal(doc, old) {
+		return path, false, err
+	}
+	if err := safefile.WriteInside(dir, path, doc, safefile.Mode(path, 0o644)); err != nil {
+		return path, false, writeError(path, err)
+	}
+	return path, true, nil
+}
+
+// Unbind removes [dev] stack (stack delete of the bound stack keeps the
+// rest of the file). It is not an error when there is nothing to remove.
+func Unbind(path string) error {
+	old, err := readManifest(path)
+	if err != nil {
+		return err
+	}
+	if _, err := ReadManifest(path); err != nil {
+		return err
+	}
+	if untrusted(path) != "" {
+		return nil // not read, so not ours to edit
+	}
+	doc := removeDevKey(old, "stack")
+	if bytes.Equal(doc, old) {
+		return nil
+	}
+	return writeError(path, safefile.WriteInside(filepath.Dir(path), path, doc, safefile.Mode(path, 0o644)))
+}
+
+// writeError turns a symlink that leaves the project into its coded error.
+func writeError(path string, err error) error {
+	if errors.Is(err, safefile.ErrOutside) {
+		return outsideProject(path, err)
+	}
+	return err
+}
+
+// Header comment of a loams.toml loams creates.
+const newManifest = "# loams.toml: this project's Loams settings. Commit it: it holds no key.\n" +
+	"# `loams` reads [dev]; other tables are kept as you write them.\n"
+
+// setDevKey sets key = "value" in [dev], by lines, and checks the result
+// decodes to the same document with only that value changed: the line
+// editor never writes a file it misread.
+func setDevKey(path string, doc []byte, key, value string) ([]byte, error) {
+	out, err := setDevLine(doc, key, value)
+	if err != nil {
+		return nil, unparseable(path, err)
+	}
+	var before, after map[string]any
+	if _, err := toml.Decode(string(doc), &before); err != nil {
+		return nil, unparseable(path, err)
+	}
+	if _, err := toml.Decode(string(out), &after); err != nil {
+		return nil, unparseable(path, fmt.Errorf("setting [dev] %s would not give a valid file: %w", key, err))
+	}
+	dev, _ := before["dev"].(map[string]any)
+	if dev == nil {
+		dev = map[string]any{}
+		if before == nil {
+			before = map[string]any{}
+		}
+		before["dev"] = dev
+	}
+	dev[key] = value
+	if !equalDocs(before, after) {
+		return nil, unparseable(path, fmt.Errorf("[dev] is written in a way loams cannot edit by lines (inline or dotted): set %s = %q by hand", key, value))
+	}
+	return out, nil
+}
+
+func equalDocs(a, b map[string]any) bool { return reflect.DeepEqual(a, b) }
+
+func setDevLine(doc []byte, key, value string) ([]byte, error) {
+	nl := "\n"
+	if bytes.Contains(doc, []byte("\r\n")) {
+		nl = "\r\n"
+	}
+	line := tomlkey.Key(key) + " = " + tomlkey.String(value)
+	header := tomlkey.Table("dev")
+	if len(doc) == 0 {
+		return []byte(newManifest + nl + header + nl + line + nl), nil
+	}
+	lines, err := scanLines(doc)
+	if err != nil {
+		return nil, err
+	}
+	start, end, ok := devSpan(lines)
+	if !ok {
+		out := string(doc)
+		if !strings.HasSuffix(out, "\n") {
+			out += nl
+		}
+		return []byte(out + nl + header + nl + line + nl), nil
+	}
+	texts := textsOf(lines)
+	for i := start + 1; i < end; i++ {
+		if slices.Equal(lines[i].Key, []string{key}) {
+			l := texts[i]
+			eol := l[len(strings.TrimRight(l, "\r\n")):]
+			indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+			if c := trailingComment(l); c != "" {
+				line += " " + c
+			}
+			texts[i] = indent + line + eol
+			return []byte(strings.Join(texts, "")), nil
+		}
+	}
+	// After the table's last line that is not blank.
+	at := end
+	for at > start+1 && strings.TrimSpace(texts[at-1]) == "" {
+		at--
+	}
+	if at > 0 && !strings.HasSuffix(texts[at-1], "\n") {
+		texts[at-1] += nl
+	}
+	texts = slices.Insert(texts, at, line+nl)
+	return []byte(strings.Join(texts, "")), nil
+}
+
+func removeDevKey(doc []byte, key string) []byte {
+	lines, err := scanLines(doc)
+	if err != nil {
+		return doc
+	}
+	start, end, ok := devSpan(lines)
+	if !ok {
+		return doc
+	}
+	texts := textsOf(lines)
+	for i := start + 1; i < end; i++ {
+		if slices.Equal(lines[i].Key, []string{key}) {
+			return []byte(strings.Join(slices.Delete(texts, i, i+1), ""))
+		}
+	}
+	return doc
+}
+
+func scanLines(doc []byte) ([]tomlkey.Line, error) {
+	return tomlkey.Scan(doc, tomlkey.MaxDepth)
+}
+
+func textsOf(lines []tomlkey.Line) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.Text
+	}
+	return out
+}
+
+// devSpan finds the [dev] table: its header line and the line after its
+// last line (the next table header, or the end). Headers are those TOML
+// sees: a `[dev]` line inside a multi-line string is the user's text.
+func devSpan(lines []tomlkey.Line) (start, end int, ok bool) {
+	start = -1
+	for i, l := range lines {
+		if l.Header == nil {
+			continue
+		}
+		if start >= 0 {
+			return start, i, true
+		}
+		if !l.Array && slices.Equal(l.Header, []string{"dev"}) {
+			start = i
+		}
+	}
+	return start, len(lines), start >= 0
+}
+
+// trailingComment keeps a comment after the value (`stack = "a" # why`).
+func trailingComment(l string) string {
+	_, v, _ := strings.Cut(l, "=")
+	v = strings.TrimSpace(v)
+	if len(v) > 0 && (v[0] == '"' || v[0] == '\'') {
+		if end := strings.IndexByte(v[1:], v[0]); end >= 0 {
+			v = v[end+2:]
+		}
+	}
+	if i := strings.IndexByte(v, '#'); i >= 0 {
+		return strings.TrimRight(v[i:], "\r\n")
+	}
+	return ""
+}

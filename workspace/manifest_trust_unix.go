@@ -1,0 +1,52 @@
+//go:build unix
+
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"os/user"
+	"strconv"
+	"syscall"
+)
+
+// untrusted says why the loams.toml at path is not read, as git's
+// safe.directory refuses a repository another user owns: it belongs to
+// another user, or others may write it (someone else chose what it says).
+// "" when it is the user's own.
+func untrusted(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "" // reading it reports the problem
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return ""
+	}
+	if uid := int(st.Uid); uid != os.Geteuid() {
+		return fmt.Sprintf("is owned by %s, not by you", userName(uid))
+	}
+	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+		return fmt.Sprintf("is writable by others (mode %04o)", perm)
+	}
+	return ""
+}
+
+// fixFor is the command that makes path the user's own, when they trust
+// what it says.
+func fixFor(path string) string {
+	fi, err := os.Stat(path)
+	if err == nil {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Geteuid() {
+			return fmt.Sprintf("if you trust it, run `chown %s %s && chmod go-w %s`", userName(os.Geteuid()), path, path)
+		}
+	}
+	return fmt.Sprintf("if you trust it, run `chmod go-w %s`", path)
+}
+
+func userName(uid int) string {
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil {
+		return u.Username
+	}
+	return "uid " + strconv.Itoa(uid)
+}
