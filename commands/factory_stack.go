@@ -132,3 +132,17 @@ func (f *Factory) withProgress(msg string, fn func() error) error {
 	defer stop()
 	return fn()
 }
+
+// vouchStack refuses a stack loams.toml alone chose that was made for
+// another project (workspace.ActingStack's rule, for verbs that resolved
+// the target already).
+func (f *Factory) vouchStack(t workspace.Target) error {
+	if t.Source != workspace.FromManifest {
+		return nil
+	}
+	ws, err := f.Workspace()
+	if err != nil {
+		return err
+	}
+	return ws.VouchStack(t.Stack)
+}

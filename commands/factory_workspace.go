@@ -40,6 +40,9 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	// Both decide at the call: the workspace may be built before the
 	// output format is known (resolveGlobals reads the profile's format).
 	f.ws.Warn = func(msg string) { f.warn("%s", msg) }
+	if f.CanPrompt() { // what loams.toml alone may not decide, a person may (workspace/consent.go)
+		f.ws.Confirm = func(q string) (bool, error) { return f.askYes(q, false) }
+	}
 	f.ws.Notice = func(msg string) {
 		if !f.JSON() {
 			f.say("%s", msg)

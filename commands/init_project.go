@@ -20,7 +20,8 @@ func chooseInitStack(f *Factory, projectDir string) (string, error) {
 	if b, err := ws.Binding(); err != nil {
 		return "", err
 	} else if b.Stack != "" {
-		return b.Stack, nil
+		// Kept, unless it was made for another project and nobody said so.
+		return b.Stack, ws.VouchStack(b.Stack)
 	}
 	if projectDir != "" {
 		return ws.ProposeFor(projectDir), nil

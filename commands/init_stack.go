@@ -15,11 +15,12 @@ import (
 	"loams.dev/cli/stack"
 )
 
-// profileName is the profile init sets up: the active one, by the same
-// rule every verb reads it with (a project's loams.toml may name it).
+// profileName is the profile init sets up: the one the user chose
+// (--profile, LOAMS_PROFILE) or default, never one because a project's
+// loams.toml names it (workspace.ChosenProfile).
 func (r *initRun) profileName() string {
-	if name, _, err := r.f.profileName(); err == nil {
-		return name
+	if ws, err := r.f.Workspace(); err == nil {
+		return ws.ChosenProfile()
 	}
 	return config.DefaultProfile
 }

@@ -31,9 +31,10 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
-	if !explicit {
-		profileName = ""
-	}
+	// Only what the user named (--profile, LOAMS_PROFILE) is the server's
+	// own choice; a profile loams.toml names stays the project's word,
+	// which the workspace weighs itself (workspace/consent.go).
+	profileName = ws.ProfileFlag
 	access, err := opts.access(f.Getenv)
 	if err != nil {
 		return nil, nil, err

@@ -31,7 +31,8 @@ func newRepoUser(t *testing.T) *repoUser {
 		t.Fatal(err)
 	}
 	u.env = append(os.Environ(), "HOME="+u.home, "LOAMS_HOME="+u.loamsHome, "LOAMS_SECRETS=file", "CI=true",
-		"CLAUDE_PROJECT_DIR=", "LOAMS_PROFILE=", "LOAMS_STACK=", "LOAMS_ENDPOINT=", "LOAMS_OUTPUT=")
+		"CLAUDE_PROJECT_DIR=", "LOAMS_PROFILE=", "LOAMS_STACK=", "LOAMS_ENDPOINT=", "LOAMS_OUTPUT=",
+		"LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
 	return u
 }
 

@@ -31,6 +31,9 @@ func newStackStartCmd(f *Factory) *cli.Command {
 
 func runStackStart(ctx context.Context, f *Factory, opts *stackStartOptions) error {
 	t, sv, err := f.stackAndSupervisor(opts.Name)
+	if err == nil {
+		err = f.vouchStack(t)
+	}
 	if err != nil {
 		return err
 	}

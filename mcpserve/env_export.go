@@ -13,6 +13,7 @@ type envExportInput struct {
 	Path      string `json:"path,omitempty" jsonschema:"project file to write, named .env* (default .env.loams)"`
 	MergeInto string `json:"merge_into,omitempty" jsonschema:"also merge a block into this file, e.g. .env"`
 	Force     bool   `json:"force,omitempty" jsonschema:"re-point a file written for another stack"`
+	Profile   string `json:"profile,omitempty" jsonschema:"remote profile the user named (loams.toml alone does not choose one)"`
 }
 
 // envExportResult is what was written and the target it was written for.
@@ -35,7 +36,7 @@ func (s *Server) envExportTool() tool {
 		},
 		Run: func(ctx context.Context, in envExportInput) (envExportResult, error) {
 			// The target rule: name, --stack, LOAMS_STACK, loams.toml, …; or the remote profile.
-			st, target, err := s.workspace().ExportSource(ctx, in.Name)
+			st, target, err := s.workspace().ExportAs(ctx, in.Name, in.Profile)
 			if err != nil {
 				return envExportResult{}, err
 			}

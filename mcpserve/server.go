@@ -30,8 +30,9 @@ type Options struct {
 	Getenv  func(string) string
 	Profile config.Profile
 	Stack   string // --stack: the stack tools use when none is named
-	// ProfileName is the profile when --profile, LOAMS_PROFILE or the
-	// project's loams.toml named it ("" for the implicit default).
+	// ProfileName is the profile when --profile or LOAMS_PROFILE named it
+	// ("" otherwise: a profile the project's loams.toml names is the
+	// workspace's to weigh, not the user's word).
 	ProfileName string
 	Endpoint    string // --endpoint: a remote deployment stack_status and env_export cover (remote.go)
 	ProjectDir  string // --project-dir

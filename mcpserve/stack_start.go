@@ -28,7 +28,7 @@ func (s *Server) stackStartTool() tool {
 			stackNameSchema(sc, "name")
 		},
 		Run: func(ctx context.Context, in stackStartInput) (stackStarted, error) {
-			t, err := s.workspace().Stack(in.Name)
+			t, err := s.workspace().ActingStack(in.Name)
 			if err != nil {
 				return stackStarted{}, err
 			}

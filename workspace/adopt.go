@@ -52,12 +52,10 @@ func (w *Workspace) Adopt(name string) (Adoption, error) {
 		}
 		w.Rebind()
 	}
-	p, err := w.Profile()
+	// Only the profile the user chose, never one loams.toml names.
+	pname := w.ChosenProfile()
+	p, err := w.ProfileNamed(pname, false)
 	if err != nil || p.DefaultStack != "" {
-		return a, err
-	}
-	pname, _, err := w.ProfileName()
-	if err != nil {
 		return a, err
 	}
 	cfg, err := config.Load(w.Home.Config())

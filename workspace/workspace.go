@@ -102,6 +102,9 @@ type Workspace struct {
 	// Warn, when set, hears once about keys of [dev] loams does not know
 	// (a typo such as `stak` would otherwise silently bind nothing).
 	Warn func(string)
+	// Confirm, when set, asks the person at the terminal a yes/no question
+	// (consent.go); nil when nobody can be asked.
+	Confirm func(question string) (bool, error)
 
 	once    sync.Once
 	warned  sync.Once

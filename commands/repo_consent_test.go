@@ -1,0 +1,175 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/internal/home"
+	"loams.dev/cli/secret"
+)
+
+// callTool calls one MCP tool of `loams mcp serve` started in dir and
+// returns its structured result and whether it is an error.
+func (u *repoUser) callTool(dir, tool string, args map[string]any) (map[string]any, bool) {
+	t := u.t
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, _ := mcpSession(t, ctx, u.env, dir)
+	defer s.Close()
+	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	var m map[string]any
+	json.Unmarshal(raw, &m)
+	return m, res.IsError
+}
+
+// withRemoteProfile gives the user a remote profile prod with its key stored.
+func (u *repoUser) withRemoteProfile(key string) {
+	t := u.t
+	h := home.Home{Dir: u.loamsHome}
+	if err := os.MkdirAll(h.Dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(h.Config(), []byte("[profile.prod]\nendpoint = \"https://loams.example.com\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := (secret.File{Home: h, Scope: secret.Profiles}).Set(context.Background(), "prod", secret.New(key)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A cloned repo's `[dev] profile = "prod"` does not get the production key
+// written into it, by the CLI or by an agent's env_export {}: both are
+// confirmation_required naming loams.toml, the profile and the explicit
+// way; said explicitly, the file is written.
+func TestRepoCannotChooseTheProfileKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the built binary")
+	}
+	u := newRepoUser(t)
+	u.withRemoteProfile(remoteKey)
+	dir := u.repo("cloned", "[dev]\nprofile = \"prod\"\n")
+	envPath := filepath.Join(dir, ".env.loams")
+	manifest := filepath.Join(dir, "loams.toml")
+
+	for _, argv := range [][]string{{"env", "export", "--write", ".env.loams"}, {"env", "export", "--merge", ".env"}} {
+		r := u.run(dir, append([]string{"-o", "json"}, argv...)...)
+		if r.code != 3 || !strings.Contains(r.stderr, `"confirmation_required"`) || !strings.Contains(r.stderr, manifest) ||
+			!strings.Contains(r.stderr, `\"prod\"`) || !strings.Contains(r.stderr, "--profile prod") {
+			t.Fatalf("%v: exit %d\n%s", argv, r.code, r.stderr)
+		}
+	}
+	for _, p := range []string{envPath, filepath.Join(dir, ".env")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Fatalf("%s was written on loams.toml's word", p)
+		}
+	}
+	res, isErr := u.callTool(dir, "env_export", map[string]any{})
+	if !isErr || res["error"] != "confirmation_required" || !strings.Contains(res["hint"].(string), `{"profile": "prod"}`) ||
+		!strings.Contains(res["message"].(string), manifest) {
+		t.Fatalf("env_export {}: %v", res)
+	}
+	if _, err := os.Stat(envPath); err == nil {
+		t.Fatal("env_export {} wrote the production key into the project")
+	}
+
+	// Said explicitly: the CLI flag, the tool argument.
+	if r := u.run(dir, "--profile", "prod", "env", "export", "--write", ".env.loams"); r.code != 0 {
+		t.Fatalf("--profile prod: exit %d %s", r.code, r.stderr)
+	}
+	if b, _ := os.ReadFile(envPath); !strings.Contains(string(b), "LOAMS_API_KEY="+remoteKey) {
+		t.Fatalf(".env.loams:\n%s", b)
+	}
+	os.Remove(envPath)
+	if res, isErr := u.callTool(dir, "env_export", map[string]any{"profile": "prod"}); isErr {
+		t.Fatalf(`env_export {"profile": "prod"}: %v`, res)
+	}
+	if b, _ := os.ReadFile(envPath); !strings.Contains(string(b), "LOAMS_API_KEY="+remoteKey) {
+		t.Fatalf(".env.loams after env_export:\n%s", b)
+	}
+}
+
+// A repo's `[dev] stack` naming a stack made for another project: not
+// exported, started or bound (init) on loams.toml's word, from either
+// face; named explicitly, it is.
+func TestRepoCannotTakeAnotherProjectsStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the built binary")
+	}
+	u := newRepoUser(t)
+	mine := u.repo("mine", "")
+	if r := u.run(mine, "stack", "create", "mine", "--no-start"); r.code != 0 {
+		t.Fatalf("stack create: %d %s", r.code, r.stderr)
+	}
+	dir := u.repo("cloned", "[dev]\nstack = \"mine\"\n")
+	before, _ := os.ReadFile(filepath.Join(dir, "loams.toml"))
+	for _, argv := range [][]string{
+		{"env", "export", "--write", ".env.loams"},
+		{"stack", "start"},
+		{"init", "--yes", "--no-agent", "--no-env"},
+	} {
+		r := u.run(dir, append([]string{"-o", "json"}, argv...)...)
+		if r.code != 3 || !strings.Contains(r.stderr, `"confirmation_required"`) || !strings.Contains(r.stderr, filepath.Join(dir, "loams.toml")) ||
+			!strings.Contains(r.stderr, mine) {
+			t.Fatalf("%v: exit %d\n%s", argv, r.code, r.stderr)
+		}
+	}
+	for tool, args := range map[string]map[string]any{"env_export": {}, "stack_start": {}} {
+		res, isErr := u.callTool(dir, tool, args)
+		if !isErr || res["error"] != "confirmation_required" || !strings.Contains(res["hint"].(string), `{"name": "mine"}`) {
+			t.Fatalf("%s {}: %v", tool, res)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".env.loams")); err == nil {
+		t.Fatal("another project's key was written on loams.toml's word")
+	}
+	if r := u.run(mine, "-o", "json", "stack", "describe", "mine"); !strings.Contains(r.stdout, `"state":"stopped"`) && !strings.Contains(r.stdout, `"state": "stopped"`) {
+		t.Fatalf("the stack was started: %s", r.stdout)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "loams.toml")); string(after) != string(before) {
+		t.Fatalf("loams.toml changed: %s", after)
+	}
+	// Named explicitly: the user's word.
+	if r := u.run(dir, "env", "export", "--stack", "mine", "--write", ".env.loams"); r.code != 0 {
+		t.Fatalf("--stack mine: exit %d %s", r.code, r.stderr)
+	}
+	if res, isErr := u.callTool(dir, "env_export", map[string]any{"name": "mine", "force": true}); isErr {
+		t.Fatalf(`env_export {"name": "mine"}: %v`, res)
+	}
+}
+
+// init in a repo whose loams.toml names profile prod sets up the profile
+// the user chose (default here), never prod.
+func TestInitWritesOnlyTheChosenProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the built binary")
+	}
+	u := newRepoUser(t)
+	u.withRemoteProfile(remoteKey)
+	dir := u.repo("cloned", "[dev]\nprofile = \"prod\"\n")
+	// The stack step fails (no such server): init's profile step comes first.
+	noServer := filepath.Join(u.home, "no-server")
+	r := u.run(dir, "-o", "json", "init", "--yes", "--no-agent", "--no-env", "--stack", "app", "--server-binary", noServer)
+	p := u.profiles()
+	if _, ok := p["prod"]["default_stack"]; ok {
+		t.Fatalf("init wrote into the profile loams.toml named: %v\n%s", p, r.stderr)
+	}
+	if p["default"]["default_stack"] != "app" {
+		t.Fatalf("init did not set up the default profile: %v (exit %d)\n%s", p, r.code, r.stderr)
+	}
+	u.run(dir, "-o", "json", "init", "--yes", "--no-agent", "--no-env", "--stack", "app", "--profile", "prod", "--server-binary", noServer)
+	if u.profiles()["prod"]["default_stack"] != "app" {
+		t.Fatalf("init --profile prod did not write prod: %v", u.profiles())
+	}
+}
