@@ -99,10 +99,18 @@ func FindManifest(dir, home string) string {
 // a special file in its place is config_unreadable; a symlink out of its
 // directory is path_outside_project.
 func ReadManifest(path string) (Binding, error) {
-	b := Binding{Path: path, Dir: filepath.Dir(path)}
 	data, err := readManifest(path)
 	if err != nil {
-		return b, err
+		return Binding{Path: path, Dir: filepath.Dir(path)}, err
+	}
+	return parseManifest(path, data)
+}
+
+// parseManifest is ReadManifest's reading of data, the bytes of path.
+func parseManifest(path string, data []byte) (Binding, error) {
+	b := Binding{Path: path, Dir: filepath.Dir(path)}
+	if len(data) > maxManifest {
+		return b, tooLarge(path)
 	}
 	lines, err := tomlkey.Scan(data, tomlkey.MaxDepth)
 	if err != nil {

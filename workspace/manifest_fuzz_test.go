@@ -1,0 +1,69 @@
+package workspace
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Any loams.toml the reader accepts is edited (or refused) so that the
+// result reads back with [dev] stack set and every other value as it was;
+// removing the key again leaves the rest as it was too. Nothing panics or
+// hangs on any input.
+func FuzzManifestEdit(f *testing.F) {
+	for _, s := range []string{
+		"",
+		"[dev]\nstack = \"a\"\n",
+		"[functions]\nnote = \"\"\"\n[dev]\n\"\"\"\n",
+		"[ \"dev\" ] # c\r\nprofile = 'p'\r\n[x]\r\ny = [\r\n[1],\r\n]\r\n",
+		"dev.profile = \"p\"\n",
+		"[dev]\nprofile = \"x]\\n[profile.default]\\n#\"\n",
+		"a = {b = {c = [1, {d = 2}]}}\n[[dev2]]\n[dev]\n",
+	} {
+		f.Add([]byte(s))
+	}
+	const path = "/project/loams.toml"
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		before, err := parseManifest(path, doc)
+		if err != nil {
+			return
+		}
+		out, err := setDevKey(path, doc, "stack", "app")
+		if err != nil {
+			return // refused: nothing is written
+		}
+		after, err := parseManifest(path, out)
+		if err != nil || after.Stack != "app" || after.Profile != before.Profile || !reflect.DeepEqual(after.Unknown, before.Unknown) {
+			t.Fatalf("set: %+v %v\n%q\n%q", after, err, doc, out)
+		}
+		if !sameExceptDev(t, doc, out, "stack") {
+			t.Fatalf("set changed more than [dev] stack:\n%q\n%q", doc, out)
+		}
+		back := removeDevKey(out, "stack")
+		removed, err := parseManifest(path, back)
+		if err != nil || removed.Stack != "" || removed.Profile != before.Profile {
+			t.Fatalf("remove: %+v %v\n%q", removed, err, back)
+		}
+	})
+}
+
+// sameExceptDev decodes both documents and compares them without [dev] key.
+func sameExceptDev(t *testing.T, a, b []byte, key string) bool {
+	var da, db map[string]any
+	if _, err := toml.Decode(string(a), &da); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := toml.Decode(string(b), &db); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []map[string]any{da, db} {
+		if dev, ok := d["dev"].(map[string]any); ok {
+			delete(dev, key)
+			if len(dev) == 0 {
+				delete(d, "dev")
+			}
+		}
+	}
+	return reflect.DeepEqual(da, db)
+}
