@@ -111,3 +111,112 @@ func TestRepoProfileCannotInjectIntoConfig(t *testing.T) {
 		}
 	}
 }
+
+// A loams.toml loams must not read: in a shared directory above the
+// project (the search stops at the project root), or in the project but
+// owned by another uid or writable by others (ignored, with one warning
+// naming the file and the fix). Neither face uses the production profile
+// it names. The other uid is 65534 (nobody): files owned by another uid
+// are all the case needs; without root the chown is skipped.
+func TestForeignManifestChoosesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the built binary")
+	}
+	u := newRepoUser(t)
+	u.withRemoteProfile(remoteKey)
+	if r := u.run(u.repo("mine", ""), "stack", "create", "mine", "--no-start"); r.code != 0 {
+		t.Fatalf("stack create: %s", r.stderr)
+	}
+	shared := filepath.Join(t.TempDir(), "shared")
+	proj := filepath.Join(shared, "proj")
+	os.MkdirAll(proj, 0o777)
+	os.WriteFile(filepath.Join(proj, "package.json"), []byte("{}\n"), 0o644)
+	planted := filepath.Join(shared, "loams.toml")
+	os.WriteFile(planted, []byte("[dev]\nprofile = \"prod\"\n"), 0o644)
+	inProject := filepath.Join(proj, "loams.toml")
+
+	check := func(what, warnFix string) {
+		t.Helper()
+		r := u.run(proj, "env", "export", "--format", "dotenv")
+		if r.code != 0 || strings.Contains(r.stdout, remoteKey) || !strings.Contains(r.stdout, "LOAMS_STACK=mine") {
+			t.Fatalf("%s: exit %d, the production profile was used or nothing was exported:\n%s%s", what, r.code, r.stdout, r.stderr)
+		}
+		if warnFix != "" && (strings.Count(r.stderr, "ignoring "+inProject) != 1 || !strings.Contains(r.stderr, warnFix)) {
+			t.Fatalf("%s: want one warning naming %s and %q:\n%s", what, inProject, warnFix, r.stderr)
+		}
+		res, isErr := u.callTool(proj, "env_export", map[string]any{"path": ".env.loams", "force": true})
+		b, _ := os.ReadFile(filepath.Join(proj, ".env.loams"))
+		if strings.Contains(string(b), remoteKey) || isErr && res["error"] == "confirmation_required" {
+			t.Fatalf("%s: env_export {} went by the foreign loams.toml: %v\n%s", what, res, b)
+		}
+	}
+	check("planted above the project", "")
+
+	os.WriteFile(inProject, []byte("[dev]\nprofile = \"prod\"\n"), 0o644)
+	os.Chmod(inProject, 0o666)
+	check("writable by others", "chmod go-w "+inProject)
+
+	os.Chmod(inProject, 0o644)
+	if os.Geteuid() != 0 {
+		t.Skip("another uid's loams.toml: not root, cannot chown a file to a second uid")
+	}
+	if err := os.Chown(inProject, 65534, 65534); err != nil {
+		t.Skipf("cannot chown to uid 65534: %v", err)
+	}
+	check("owned by another uid", "chown ")
+}
+
+// The loams.toml a repository may hold to make loams hang, misplace the
+// binding or read a file of the user's: each is a coded error from both
+// faces, or an edit in the right place.
+func TestHostileManifestThroughBothFaces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the built binary")
+	}
+	u := newRepoUser(t)
+	outside := filepath.Join(u.home, ".ssh-config")
+	os.WriteFile(outside, []byte("[dev]\nstack = \"x\"\n"), 0o600)
+	for name, c := range map[string]struct {
+		manifest string
+		code     int
+		errCode  string
+	}{
+		// The issue's 40 KB nested file: 20-115 s in the decoder before.
+		"nested": {"[dev]\nx = " + strings.Repeat("{a=", 6500) + "1" + strings.Repeat("}", 6500) + "\n", 5, "config_unparseable"},
+		"large":  {"[dev]\n" + strings.Repeat("# pad\n", 50000), 5, "config_unparseable"},
+		"link":   {"", 8, "path_outside_project"},
+	} {
+		dir := u.repo(name, c.manifest)
+		if name == "link" {
+			os.Symlink(outside, filepath.Join(dir, "loams.toml"))
+		}
+		r := u.run(dir, "-o", "json", "stack", "describe")
+		if r.code != c.code || !strings.Contains(r.stderr, `"`+c.errCode+`"`) || !strings.Contains(r.stderr, filepath.Join(dir, "loams.toml")) {
+			t.Errorf("%s: stack describe: exit %d\n%s", name, r.code, r.stderr)
+		}
+		if res, isErr := u.callTool(dir, "env_export", map[string]any{}); !isErr || res["error"] != c.errCode {
+			t.Errorf("%s: env_export: %v", name, res)
+		}
+	}
+
+	// A [dev] line inside the user's multi-line string is their text: both
+	// faces bind in a real [dev] table.
+	const doc = "[functions]\nnote = \"\"\"\n[dev]\n\"\"\"\n"
+	for face, dir := range map[string]string{"cli": u.repo("strcli", doc), "mcp": u.repo("strmcp", doc)} {
+		if face == "cli" {
+			if r := u.run(dir, "stack", "create", "strcli", "--no-start"); r.code != 0 {
+				t.Fatalf("stack create: %s", r.stderr)
+			}
+		} else if res, isErr := u.callTool(dir, "stack_create", map[string]any{"name": "strmcp", "start": false}); isErr {
+			t.Fatalf("stack_create: %v", res)
+		}
+		var got struct {
+			Dev       map[string]any
+			Functions map[string]any
+		}
+		if _, err := toml.DecodeFile(filepath.Join(dir, "loams.toml"), &got); err != nil || got.Dev["stack"] != "str"+face || got.Functions["note"] != "[dev]\n" {
+			b, _ := os.ReadFile(filepath.Join(dir, "loams.toml"))
+			t.Fatalf("%s: %v %+v\n%s", face, err, got, b)
+		}
+	}
+}
