@@ -32,6 +32,9 @@ func newStackRestartCmd(f *Factory) *cli.Command {
 
 func runStackRestart(ctx context.Context, f *Factory, opts *stackRestartOptions) error {
 	t, sv, err := f.stackAndSupervisor(opts.Name)
+	if err == nil {
+		err = f.vouchStack(t) // it starts the stack again
+	}
 	if err != nil {
 		return err
 	}

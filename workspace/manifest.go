@@ -36,11 +36,11 @@ type Binding struct {
 	Profile string // [dev] profile
 	// Unknown lists the keys of [dev] loams does not know; they are kept.
 	Unknown []string
-	// Ignored is a loams.toml found but not read, and why (another user's,
-	// or writable by others); the binding is then empty.
-	Ignored string
-	// fix is the command that makes an ignored loams.toml the user's.
-	fix string
+	// Ignored is a loams.toml found but not read (another user's, or
+	// writable by others); the binding is then empty. why and fix say why
+	// and the command that makes it the user's.
+	Ignored  string
+	why, fix string
 }
 
 // LoadBinding is the binding of the project found from dir: the zero
@@ -53,7 +53,7 @@ func LoadBinding(dir, home string) (Binding, error) {
 		return Binding{}, nil
 	}
 	if why := untrusted(p); why != "" {
-		return Binding{Ignored: p + " " + why, fix: fixFor(p)}, nil
+		return Binding{Ignored: p, why: why, fix: fixFor(p)}, nil
 	}
 	return ReadManifest(p)
 }
@@ -62,7 +62,7 @@ func LoadBinding(dir, home string) (Binding, error) {
 func (b Binding) Warnings() []string {
 	var out []string
 	if b.Ignored != "" {
-		out = append(out, fmt.Sprintf("ignoring %s: its [dev] chooses nothing (%s)", b.Ignored, b.fix))
+		out = append(out, fmt.Sprintf("ignoring %s: it %s, so its [dev] chooses nothing; %s", b.Ignored, b.why, b.fix))
 	}
 	if len(b.Unknown) > 0 {
 		out = append(out, fmt.Sprintf("%s: [dev] has keys loams does not know (kept as they are): %s", b.Path, strings.Join(b.Unknown, ", ")))
