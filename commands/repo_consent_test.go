@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/iostreams"
 	"loams.dev/cli/secret"
 )
 
@@ -171,5 +172,34 @@ func TestInitWritesOnlyTheChosenProfile(t *testing.T) {
 	u.run(dir, "-o", "json", "init", "--yes", "--no-agent", "--no-env", "--stack", "app", "--profile", "prod", "--server-binary", noServer)
 	if u.profiles()["prod"]["default_stack"] != "app" {
 		t.Fatalf("init --profile prod did not write prod: %v", u.profiles())
+	}
+}
+
+// At a terminal the CLI asks instead of refusing: no writes nothing, yes
+// writes the key of the profile loams.toml named.
+func TestTerminalAsksBeforeWritingTheProjectsProfileKey(t *testing.T) {
+	root := t.TempDir()
+	loamsHome, dir := filepath.Join(root, "loams"), filepath.Join(root, "app")
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	os.WriteFile(filepath.Join(dir, "loams.toml"), []byte("[dev]\nprofile = \"prod\"\n"), 0o644)
+	u := &repoUser{t: t, loamsHome: loamsHome}
+	u.withRemoteProfile(remoteKey)
+	env := map[string]string{"LOAMS_HOME": loamsHome, "LOAMS_SECRETS": "file", "HOME": root}
+	for _, answer := range []string{"n", "y"} {
+		ios, in, _, errOut := iostreams.Test()
+		ios.StdinTTY, ios.StderrTTY = true, true
+		in.WriteString(answer + "\n")
+		f := &Factory{IO: ios, Dir: dir, Getenv: func(k string) string { return env[k] }, Now: time.Now}
+		code := Run(context.Background(), f, []string{"loams", "env", "export", "--write", ".env.loams", "--project-dir", dir}, nil)
+		b, _ := os.ReadFile(filepath.Join(dir, ".env.loams"))
+		if !strings.Contains(errOut.String(), "names profile prod: write its key into this project? [y/N]") {
+			t.Fatalf("%s: no question:\n%s", answer, errOut)
+		}
+		switch {
+		case answer == "n" && (code != 3 || len(b) != 0):
+			t.Fatalf("answered no: exit %d, file %q", code, b)
+		case answer == "y" && (code != 0 || !strings.Contains(string(b), "LOAMS_API_KEY="+remoteKey)):
+			t.Fatalf("answered yes: exit %d\n%s\n%s", code, errOut, b)
+		}
 	}
 }
