@@ -108,6 +108,11 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		}
 		// --stack is the rule's second step; a stack, or a remote profile.
 		source, name, ws.StackFlag = ws.ExportSource, "", opts.Stack
+		if opts.Write != "" || opts.Merge != "" { // into the project: loams.toml alone may not choose the key
+			source = func(ctx context.Context, name string) (envfile.Stack, workspace.Target, error) {
+				return ws.ExportInto(ctx, name, "")
+			}
+		}
 	}
 	st, target, err := source(ctx, name)
 	if err != nil {

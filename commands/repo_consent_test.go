@@ -85,6 +85,10 @@ func TestRepoCannotChooseTheProfileKey(t *testing.T) {
 		t.Fatal("env_export {} wrote the production key into the project")
 	}
 
+	// Printing goes to the person who asked: no write, no question.
+	if r := u.run(dir, "-o", "json", "env", "export"); r.code != 0 || strings.Contains(r.stdout, remoteKey) {
+		t.Fatalf("printing (redacted): exit %d %s%s", r.code, r.stdout, r.stderr)
+	}
 	// Said explicitly: the CLI flag, the tool argument.
 	if r := u.run(dir, "--profile", "prod", "env", "export", "--write", ".env.loams"); r.code != 0 {
 		t.Fatalf("--profile prod: exit %d %s", r.code, r.stderr)

@@ -39,17 +39,30 @@ func (w *Workspace) ActingStack(name string) (Target, error) {
 	return t, w.vouch(t)
 }
 
-// ExportAs is ExportSource with a profile named in this very request (MCP
-// env_export's {"profile": …}): the user's word for that profile's key.
-func (w *Workspace) ExportAs(ctx context.Context, name, profile string) (envfile.Stack, Target, error) {
-	if profile == "" {
-		return w.ExportSource(ctx, name)
+// ExportInto is ExportSource for a write into the project (env export
+// --write/--merge, MCP env_export), where the project's own scripts and
+// hooks can read the key: what loams.toml alone chose needs the user's
+// word first, checked before any key is read. profile is a profile named
+// in this very request (env_export's {"profile": …}): that word. Printing
+// (env export to stdout) goes to the person who asked and needs none.
+func (w *Workspace) ExportInto(ctx context.Context, name, profile string) (envfile.Stack, Target, error) {
+	if profile != "" {
+		if !config.ProfileName().MatchString(profile) {
+			return envfile.Stack{}, Target{}, errs.New(errs.Usage, "a profile name is a letter or digit, then letters, digits, - or _",
+				"%q is not a profile name", profile).With("profile", profile)
+		}
+		return w.forProfile(profile).ExportInto(ctx, name, "")
 	}
-	if !config.ProfileName().MatchString(profile) {
-		return envfile.Stack{}, Target{}, errs.New(errs.Usage, "a profile name is a letter or digit, then letters, digits, - or _",
-			"%q is not a profile name", profile).With("profile", profile)
+	if name == "" && w.StackFlag == "" { // the target rule decides: maybe on loams.toml's word
+		_, t, err := w.Endpoint()
+		if err == nil {
+			err = w.vouch(t)
+		}
+		if err != nil {
+			return envfile.Stack{}, t, err
+		}
 	}
-	return w.forProfile(profile).ExportSource(ctx, name)
+	return w.ExportSource(ctx, name)
 }
 
 // forProfile is this workspace for one request naming profile.

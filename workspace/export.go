@@ -23,9 +23,6 @@ func (w *Workspace) ExportSource(ctx context.Context, name string) (envfile.Stac
 		return st, t, err
 	}
 	ep, t, err := w.Endpoint()
-	if err == nil {
-		err = w.vouch(t) // loams.toml alone does not hand over a key (consent.go)
-	}
 	if err != nil {
 		return envfile.Stack{}, t, err
 	}
