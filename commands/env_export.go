@@ -110,7 +110,7 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		source, name, ws.StackFlag = ws.ExportSource, "", opts.Stack
 		if opts.Write != "" || opts.Merge != "" { // into the project: loams.toml alone may not choose the key
 			source = func(ctx context.Context, name string) (envfile.Stack, workspace.Target, error) {
-				return ws.ExportInto(ctx, name, "")
+				return ws.ExportIntoProject(ctx, name, "")
 			}
 		}
 	}

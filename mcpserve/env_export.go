@@ -36,7 +36,7 @@ func (s *Server) envExportTool() tool {
 		},
 		Run: func(ctx context.Context, in envExportInput) (envExportResult, error) {
 			// The target rule: name, --stack, LOAMS_STACK, loams.toml, …; or the remote profile.
-			st, target, err := s.workspace().ExportInto(ctx, in.Name, in.Profile)
+			st, target, err := s.workspace().ExportIntoProject(ctx, in.Name, in.Profile)
 			if err != nil {
 				return envExportResult{}, err
 			}

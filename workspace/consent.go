@@ -39,19 +39,19 @@ func (w *Workspace) ActingStack(name string) (Target, error) {
 	return t, w.vouch(t)
 }
 
-// ExportInto is ExportSource for a write into the project (env export
+// ExportIntoProject is ExportSource for a write into the project (env export
 // --write/--merge, MCP env_export), where the project's own scripts and
 // hooks can read the key: what loams.toml alone chose needs the user's
 // word first, checked before any key is read. profile is a profile named
 // in this very request (env_export's {"profile": …}): that word. Printing
 // (env export to stdout) goes to the person who asked and needs none.
-func (w *Workspace) ExportInto(ctx context.Context, name, profile string) (envfile.Stack, Target, error) {
+func (w *Workspace) ExportIntoProject(ctx context.Context, name, profile string) (envfile.Stack, Target, error) {
 	if profile != "" {
 		if !config.ProfileName().MatchString(profile) {
 			return envfile.Stack{}, Target{}, errs.New(errs.Usage, "a profile name is a letter or digit, then letters, digits, - or _",
 				"%q is not a profile name", profile).With("profile", profile)
 		}
-		return w.forProfile(profile).ExportInto(ctx, name, "")
+		return w.forProfile(profile).ExportIntoProject(ctx, name, "")
 	}
 	if name == "" && w.StackFlag == "" { // the target rule decides: maybe on loams.toml's word
 		_, t, err := w.Endpoint()
@@ -65,7 +65,9 @@ func (w *Workspace) ExportInto(ctx context.Context, name, profile string) (envfi
 	return w.ExportSource(ctx, name)
 }
 
-// forProfile is this workspace for one request naming profile.
+// forProfile is this workspace for one request naming profile: every
+// exported field but ProfileFlag as it is (a field added to Workspace
+// belongs here too), and a binding read afresh.
 func (w *Workspace) forProfile(profile string) *Workspace {
 	return &Workspace{Home: w.Home, Getenv: w.Getenv, Dir: w.Dir, StackFlag: w.StackFlag, EndpointFlag: w.EndpointFlag,
 		ProfileFlag: profile, Secrets: w.Secrets, ProfileKeys: w.ProfileKeys, Notice: w.Notice, Agent: w.Agent,
