@@ -223,13 +223,13 @@ func unparseable(path string, err error) error {
 	e := errs.New(errs.ConfigUnparseable, "fix the TOML syntax of "+path+" by hand; loams does not rewrite a file it cannot parse",
 		"%s does not parse: %v", path, err).With("path", path)
 	var perr toml.ParseError
-	var derr *tomlkey.DepthError
+	var derr *tomlkey.LimitError
 	switch {
 	case errors.As(err, &perr):
 		e.Message = fmt.Sprintf("%s:%d: %s", path, perr.Position.Line, perr.Message)
 		e.With("line", perr.Position.Line)
 	case errors.As(err, &derr):
-		e.Message = fmt.Sprintf("%s:%d: nested deeper than %d levels; loams does not read it", path, derr.Line, derr.Limit)
+		e.Message = fmt.Sprintf("%s:%s; loams does not read it", path, strings.TrimPrefix(derr.Error(), "line "))
 		e.With("line", derr.Line)
 	}
 	return e.Wrap(err)

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -75,6 +76,7 @@ func TestHostileManifestIsRefusedBeforeDecoding(t *testing.T) {
 		"inline tables": "[dev]\nx = " + strings.Repeat("{a=", 10000) + "1" + strings.Repeat("}", 10000) + "\n",
 		"arrays":        "[dev]\nx = " + strings.Repeat("[", 20000) + "\n",
 		"large":         "[dev]\n" + strings.Repeat("# padding\n", 30000),
+		"many keys":     "[dev]\n" + strings.Repeat("x = "+strings.Repeat("{a=", 31)+"1"+strings.Repeat("}", 31)+"\n", 2000),
 	} {
 		dir := t.TempDir()
 		p := writeManifest(t, dir, doc)
@@ -96,6 +98,35 @@ func BenchmarkRefuseHostileManifest(b *testing.B) {
 		if _, err := ReadManifest(p); err == nil {
 			b.Fatal("accepted")
 		}
+	}
+}
+
+// BenchmarkReadWorstAcceptedManifest: the costliest files the bounds let
+// through to the decoder (each near MaxNodes, in the shapes the decoder
+// is slowest on) stay in the tens of milliseconds.
+func BenchmarkReadWorstAcceptedManifest(b *testing.B) {
+	var inline, keys, tables strings.Builder
+	inline.WriteString("[dev]\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&inline, "x%d = %s1%s\n", i, strings.Repeat("{a=", 31), strings.Repeat("}", 31))
+	}
+	keys.WriteString("[dev]\n")
+	tables.WriteString("[dev]\n")
+	for i := 0; i < 4000; i++ {
+		fmt.Fprintf(&keys, "k%d = %q\n", i, strings.Repeat("v", 50))
+	}
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&tables, "[t%d]\nk = 1\n", i)
+	}
+	for name, doc := range map[string]string{"inline tables 31 deep": inline.String(), "4000 keys": keys.String(), "2000 tables": tables.String()} {
+		p := writeManifest(b, b.TempDir(), doc)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := ReadManifest(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -25,36 +25,59 @@ type Line struct {
 	Key []string
 }
 
-// DepthError is a document nested deeper than the limit: refused before a
-// decoder spends seconds on it.
-type DepthError struct {
+// MaxNodes bounds the keys, tables, arrays and inline tables of a file
+// loams reads: the decoder's cost grows with them faster than with bytes
+// (256 KiB of keys nested 31 deep took it seconds), and loams's files hold
+// a few dozen.
+const MaxNodes = 4096
+
+// LimitError is a document nested deeper than the limit, or holding more
+// than MaxNodes keys and tables: refused before a decoder spends seconds
+// on it.
+type LimitError struct {
 	Line  int
 	Limit int
+	Nodes bool // the node count, not the depth, went over
 }
 
-func (e *DepthError) Error() string {
+func (e *LimitError) Error() string {
+	if e.Nodes {
+		return fmt.Sprintf("line %d: more than %d keys, tables and arrays", e.Line, e.Limit)
+	}
 	return fmt.Sprintf("line %d: nested deeper than %d levels", e.Line, e.Limit)
 }
 
 // Scan splits doc into lines and finds its headers and keys, in one pass
 // that knows strings (multi-line ones included), comments, arrays and
 // inline tables. Nesting (arrays, inline tables, a header's or key's dotted
-// parts) deeper than maxDepth is a *DepthError. Scan does not validate
+// parts) deeper than maxDepth, or more than MaxNodes keys, tables, arrays
+// and inline tables, is a *LimitError. Scan does not validate
 // TOML: a decoder does that, once Scan said the file is small enough.
 func Scan(doc []byte, maxDepth int) ([]Line, error) {
 	s := string(doc)
 	var lines []Line
 	cur := Line{Top: true}
 	start, depth := 0, 0
-	tooDeep := func() error { return &DepthError{Line: len(lines) + 1, Limit: maxDepth} }
+	blank := true // only blanks so far on this line: kept, not recomputed, so a long line stays linear
+	nodes := 0
+	tooDeep := func() error { return &LimitError{Line: len(lines) + 1, Limit: maxDepth} }
+	node := func() error {
+		if nodes++; nodes > MaxNodes {
+			return &LimitError{Line: len(lines) + 1, Limit: MaxNodes, Nodes: true}
+		}
+		return nil
+	}
 	endLine := func(end int) {
 		cur.Text = s[start:end]
 		lines = append(lines, cur)
-		start, cur = end, Line{Top: depth == 0}
+		start, cur, blank = end, Line{Top: depth == 0}, true
 	}
 	for i := 0; i < len(s); {
 		c := s[i]
-		lineStart := cur.Top && depth == 0 && cur.Key == nil && cur.Header == nil && strings.TrimLeft(s[start:i], " \t\r") == ""
+		lineStart := cur.Top && depth == 0 && cur.Key == nil && cur.Header == nil && blank
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			blank = false
+		}
 		switch {
 		case c == '\n':
 			i++
@@ -78,6 +101,11 @@ func Scan(doc []byte, maxDepth int) ([]Line, error) {
 				i = end
 				continue
 			}
+			for range keys {
+				if err := node(); err != nil {
+					return nil, err
+				}
+			}
 			cur.Header, cur.Array = keys, array
 			i = end
 		case lineStart && c != ' ' && c != '\t' && c != '\r':
@@ -88,6 +116,11 @@ func Scan(doc []byte, maxDepth int) ([]Line, error) {
 			}
 			if len(keys) > maxDepth {
 				return nil, tooDeep()
+			}
+			for range keys {
+				if err := node(); err != nil {
+					return nil, err
+				}
 			}
 			cur.Key = keys
 			i = len(s) - len(strings.TrimLeft(rest, " \t")) + 1 // past the '='
@@ -100,10 +133,14 @@ func Scan(doc []byte, maxDepth int) ([]Line, error) {
 				}
 			}
 			i = end
-		case c == '[' || c == '{':
-			depth++
-			if depth > maxDepth {
-				return nil, tooDeep()
+		case c == '[' || c == '{' || c == '=' && depth > 0: // a value that nests, or an inline table's key
+			if c != '=' {
+				if depth++; depth > maxDepth {
+					return nil, tooDeep()
+				}
+			}
+			if err := node(); err != nil {
+				return nil, err
 			}
 			i++
 		case c == ']' || c == '}':

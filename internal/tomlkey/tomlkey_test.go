@@ -84,12 +84,31 @@ func TestScanRefusesDeepNesting(t *testing.T) {
 		"a = " + strings.Repeat("{b=", 40000),
 		"[" + strings.Repeat("a.", 33) + "a]",
 	} {
-		var de *DepthError
+		var de *LimitError
 		if _, err := Scan([]byte(doc), 32); !errors.As(err, &de) {
 			t.Errorf("%.40q…: %v", doc, err)
 		}
 	}
 	if _, err := Scan([]byte("a = "+strings.Repeat("[", 32)+strings.Repeat("]", 32)), 32); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// BenchmarkScanLongLines: the scan is linear however a 256 KiB file is
+// laid out (a line of blanks once took seconds).
+func BenchmarkScanLongLines(b *testing.B) {
+	docs := map[string][]byte{
+		"blanks":    []byte(strings.Repeat(" ", 256<<10)),
+		"key blank": []byte("a =" + strings.Repeat(" ", 256<<10) + "1\n"),
+		"word":      []byte(strings.Repeat("x", 256<<10)),
+		"strings":   []byte("a = \"\"\"" + strings.Repeat("\\\"", 128<<10) + "\"\"\"\n"),
+		"lines":     []byte(strings.Repeat("[t]\nk = \"v\" # c\n", 16<<10)),
+	}
+	for name, doc := range docs {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				Scan(doc, MaxDepth)
+			}
+		})
 	}
 }
