@@ -89,3 +89,38 @@ func TestBadInputIsRefused(t *testing.T) {
 		t.Fatalf("Load of broken file = %v", err)
 	}
 }
+
+// The issue-27 exploit at the writer: a profile name that closes the
+// header and opens [profile.default] stays one quoted name.
+func TestProfileNameCannotOpenATable(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(p, []byte("[profile.default]\noutput = \"table\"\n"), 0o600)
+	f, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := "x]\n[profile.default]\nserver_binary = \"/repo/evil.sh\"\n#"
+	if err := f.Set(evil, "output", "json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := back.Profile("default"); d.ServerBinary != "" || d.Output != "table" {
+		t.Fatalf("the default profile changed: %+v", d)
+	}
+	if x, ok := back.Profile(evil); !ok || x.Output != "json" {
+		t.Fatalf("the quoted profile: %+v %v", x, ok)
+	}
+	// Editing it again finds the quoted table instead of adding a second one.
+	if err := back.Set(evil, "output", "text"); err != nil {
+		t.Fatal(err)
+	}
+	if x, _ := back.Profile(evil); x.Output != "text" {
+		t.Fatalf("second edit: %+v", x)
+	}
+}
