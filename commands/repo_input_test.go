@@ -110,6 +110,14 @@ func TestRepoProfileCannotInjectIntoConfig(t *testing.T) {
 			t.Fatalf("%v: exit %d, want config_unparseable naming loams.toml:3 and the key\n%s", argv, r.code, r.stderr)
 		}
 	}
+	// The agent's face: stack_create adopts the new stack into a profile.
+	res, isErr := u.callTool(dir, "stack_create", map[string]any{"name": "app", "start": false})
+	if p := u.profiles()["default"]; p["server_binary"] != nil {
+		t.Fatalf("stack_create wrote the repo's server_binary into the default profile: %v", p)
+	}
+	if !isErr || res["error"] != "config_unparseable" || !strings.Contains(res["message"].(string), filepath.Join(dir, "loams.toml")+":3") {
+		t.Fatalf("stack_create: %v", res)
+	}
 }
 
 // A loams.toml loams must not read: in a shared directory above the
