@@ -2,39 +2,13 @@ package agents
 
 import (
 	"bytes"
-	_ "embed"
 	"os"
 	"path/filepath"
 	"strings"
-	"text/template"
 	"time"
 
 	"loams.dev/cli/internal/safefile"
 )
-
-// skillTemplate is the SKILL.md written beside an entry (--with-skill).
-// Its tool list is filled from the server's own tool descriptions, which
-// commands passes in: agents cannot import mcpserve (it would pull the
-// stack supervisor, the docs index and the keyring into every agents
-// build and test), and a second copy of the descriptions would drift.
-//
-//go:embed skill.md
-var skillTemplate string
-
-// SkillTool is one tool as the skill file lists it.
-type SkillTool struct {
-	Name, Description string
-	ReadOnly          bool
-}
-
-// Skill renders the skill file for the tools an entry enables; disabled
-// names the ones its mode leaves out.
-func Skill(tools []SkillTool, disabled []string) []byte {
-	t := template.Must(template.New("skill").Parse(skillTemplate))
-	var b bytes.Buffer
-	t.Execute(&b, map[string]any{"Tools": tools, "Disabled": disabled, "Limited": len(disabled) > 0})
-	return b.Bytes()
-}
 
 // SkillResult says what happened to the skill file.
 type SkillResult struct {

@@ -94,7 +94,7 @@ func TestDoctorPathAndMode(t *testing.T) {
 // on uninstall) and removes an untouched one.
 func TestSkillBesideTheEntry(t *testing.T) {
 	t.Parallel()
-	skill := Skill([]SkillTool{{Name: "search_docs", Description: "Search the docs.", ReadOnly: true}}, []string{"env_export"})
+	skill := []byte("---\nname: loams\ndescription: Set up an app with Loams.\n---\n\n# Loams\n")
 	for _, c := range allScopes() {
 		sc, _ := mustAgent(c.agent).scope(c.scope)
 		w := newWorld(t)
@@ -150,24 +150,6 @@ func TestSkillBesideTheEntry(t *testing.T) {
 	req.Skill = append(slices.Clone(skill), "a newer loams\n"...)
 	if res, err := Install(context.Background(), w.env, req); err != nil || res.Skill.State != "updated" {
 		t.Fatalf("update: %v %+v", err, res)
-	}
-}
-
-// The skill text: front matter a host accepts, the tools as given, the
-// disabled ones named, and the rules (keys, .env.loams, the target rule).
-func TestSkillContent(t *testing.T) {
-	got := string(Skill([]SkillTool{{Name: "search_docs", Description: "Search the docs.", ReadOnly: true},
-		{Name: "env_export", Description: "Write .env.loams."}}, []string{"stack_create"}))
-	for _, want := range []string{"---\nname: loams\ndescription: ", "- `search_docs` (reads only): Search the docs.",
-		"- `env_export` (changes the project or the machine): Write .env.loams.", "Not enabled in this entry: `stack_create`",
-		"Keys never pass through you", ".env.loams", "loams.toml", "stack_ambiguous", "tool_disabled"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("missing %q in:\n%s", want, got)
-		}
-	}
-	desc := strings.SplitN(strings.SplitN(got, "description: ", 2)[1], "\n", 2)[0]
-	if len(desc) > 1024 {
-		t.Errorf("description is %d characters; hosts take at most 1024", len(desc))
 	}
 }
 

@@ -145,8 +145,9 @@ func TestHandshakeVersions(t *testing.T) {
 		if res.ServerInfo.Name != "loams" || res.ServerInfo.Title != "Loams" {
 			t.Errorf("serverInfo: %+v", res.ServerInfo)
 		}
-		if len(res.Capabilities) != 2 || string(res.Capabilities["tools"]) != "{}" || string(res.Capabilities["resources"]) != "{}" {
-			t.Errorf("capabilities must be tools and resources, without listChanged: %s", got["1"].Result)
+		if len(res.Capabilities) != 3 || string(res.Capabilities["tools"]) != "{}" || string(res.Capabilities["resources"]) != "{}" ||
+			string(res.Capabilities["extensions"]) != `{"io.modelcontextprotocol/skills":{}}` {
+			t.Errorf("capabilities must be tools and resources, without listChanged, and the Skills extension: %s", got["1"].Result)
 		}
 	}
 }

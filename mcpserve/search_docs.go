@@ -33,7 +33,11 @@ func (s *Server) searchDocsTool() tool {
 			sc.Required = []string{"query"}
 		},
 		Run: func(ctx context.Context, in searchDocsInput) (*docsindex.SearchResult, error) {
-			return s.docs().Search(in.Query, in.Limit, in.MaxBytes)
+			r, err := s.docs().Search(in.Query, in.Limit, in.MaxBytes)
+			if r != nil {
+				r.Hint = s.words().Text(r.Hint) // it may suggest another tool
+			}
+			return r, err
 		},
 		Text: searchMarkdown,
 	})
