@@ -14,7 +14,9 @@ import (
 // suggest another tool (a missing stack, no stacks at all, an unknown
 // snippet, a search that matches nothing).
 func wordsProbe(enabled []string) string {
-	has := func(n string) bool { return enabled == nil || strings.Contains(","+strings.Join(enabled, ",")+",", ","+n+",") }
+	has := func(n string) bool {
+		return enabled == nil || strings.Contains(","+strings.Join(enabled, ",")+",", ","+n+",")
+	}
 	ls := []string{initLine, initDone,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":3,"method":"resources/templates/list"}`,

@@ -148,4 +148,3 @@ func orWith(bare, with string, a map[string]any, key string) string {
 	}
 	return bare
 }
-
