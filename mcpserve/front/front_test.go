@@ -190,8 +190,9 @@ func TestInitializeAfterDiscover(t *testing.T) {
 		initDone,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`,
 		fmt.Sprintf(init18, 5),
+		`{"jsonrpc":"2.0","id":6,"method":"ping"}`,
 	)))
-	for _, id := range []string{"1", "2", "3", "4"} {
+	for _, id := range []string{"1", "2", "3", "4", "5", "6"} {
 		if got[id].Error != nil || got[id].Result == nil {
 			t.Errorf("id %s: want a result, got %+v", id, got[id].Error)
 		}
@@ -199,8 +200,10 @@ func TestInitializeAfterDiscover(t *testing.T) {
 	if !strings.Contains(string(got["3"].Result), `"protocolVersion":"2025-06-18"`) {
 		t.Errorf("initialize: %s", got["3"].Result)
 	}
-	if e := got["5"].Error; e == nil || e.Code != -32600 {
-		t.Errorf("a second initialize: want -32600, got %+v", e)
+	// Issue 30: a repeated initialize gets the first one's result, and
+	// the session goes on.
+	if string(got["5"].Result) != string(got["3"].Result) {
+		t.Errorf("a second initialize: want the first one's result, got %s", got["5"].Result)
 	}
 }
 
