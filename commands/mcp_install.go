@@ -37,7 +37,7 @@ func newMCPInstallCmd(f *Factory) *cli.Command {
 			"--read-only or --tools NAME,... limit the tools the agent gets (the entry runs\n"+
 			"`mcp serve --read-only`); tools: "+strings.Join(mcptools.Names, ", ")+".\n"+
 			"--with-skill also writes a skill file (SKILL.md: when to call which tool) where\n"+
-			"the agent reads one (Claude Code, Gemini CLI, opencode); uninstall removes it\n"+
+			"the agent reads one (Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, opencode); uninstall removes it\n"+
 			"unless you edited it.\n"+
 			"Agents and their scopes (the first is the default):\n"+agents.ScopeHelp(),
 			"loams mcp install --agent claude-code", "loams mcp install --agent cursor --scope project --dry-run",
