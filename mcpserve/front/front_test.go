@@ -229,3 +229,28 @@ func TestPreparedAnswers(t *testing.T) {
 		t.Errorf("tools/list was not answered from the prepared bytes:\n%s", out.String())
 	}
 }
+
+// Issue 30: initialize twice in one batch gets one result twice; after an
+// initialize that failed, the next one is the SDK's to answer, and the
+// session works.
+func TestRepeatedInitializeEdges(t *testing.T) {
+	t.Parallel()
+	init := `{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	got := byID(t, run(t, lines(
+		"["+fmt.Sprintf(init, 1)+","+fmt.Sprintf(init, 2)+"]",
+		initDone,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+	)))
+	if got["1"].Result == nil || string(got["1"].Result) != string(got["2"].Result) {
+		t.Errorf("a batch of two initializes: %+v / %+v", got["1"], got["2"])
+	}
+	got = byID(t, run(t, lines(
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}`,
+		fmt.Sprintf(init, 2),
+		initDone,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+	)))
+	if got["1"].Error == nil || got["2"].Result == nil || got["3"].Result == nil {
+		t.Errorf("after a failed initialize: %+v / %+v / %+v", got["1"], got["2"], got["3"])
+	}
+}
