@@ -79,7 +79,8 @@ func (s *Server) skillResource() *mcp.Resource {
 
 // answerSkills answers skills/list and skills/get (SEP-2640), which the
 // SDK (v1.8.0) does not know; nil for any other method. Both results are
-// cacheable for the life of the binary, like the tool list.
+// cacheable for the life of the binary, like the tool list (2026-07-28
+// clients are told so).
 func (s *Server) answerSkills(in front.Request) []byte {
 	if in.Method != "skills/list" && in.Method != "skills/get" || in.Stateless && !s.statelessOK(in) {
 		return nil // the SDK answers, errors included
@@ -96,7 +97,7 @@ func (s *Server) answerSkills(in front.Request) []byte {
 		if p.Cursor != nil && *p.Cursor != "" {
 			return rpcErrorLine(in.ID, -32602, "invalid params: unknown cursor; list again without one", nil)
 		}
-		result = map[string]any{"resultType": "complete", "skills": []skillEntry{s.skillEntry()}, "ttlMs": listTTL, "cacheScope": "public"}
+		result = map[string]any{"skills": []skillEntry{s.skillEntry()}}
 	case "skills/get":
 		var p struct {
 			URI string `json:"uri"`
@@ -107,12 +108,16 @@ func (s *Server) answerSkills(in front.Request) []byte {
 		if p.URI != SkillURI {
 			return rpcErrorLine(in.ID, -32602, "invalid params: no skill at "+front.Clip(p.URI, 200), map[string]any{"uri": front.Clip(p.URI, 200), "skills": []string{SkillURI}})
 		}
-		result = map[string]any{"resultType": "complete", "skill": s.skillEntry(), "ttlMs": listTTL, "cacheScope": "public"}
+		result = map[string]any{"skill": s.skillEntry()}
 	default:
 		return nil
 	}
+	// The 2026-07-28 fields, as the SDK's own results carry them: the
+	// older revisions have none (spec mcp.md; SEP-2640 gates them alike).
 	if in.Stateless {
-		result.(map[string]any)["_meta"] = map[string]json.RawMessage{"io.modelcontextprotocol/serverInfo": s.serverInfoJSON()}
+		r := result.(map[string]any)
+		r["resultType"], r["ttlMs"], r["cacheScope"] = "complete", listTTL, "public"
+		r["_meta"] = map[string]json.RawMessage{"io.modelcontextprotocol/serverInfo": s.serverInfoJSON()}
 	}
 	data, err := plainjson.Marshal(result)
 	if err != nil {

@@ -48,7 +48,8 @@ func TestSkillsExtension(t *testing.T) {
 		TTLMs      int     `json:"ttlMs"`
 		CacheScope string  `json:"cacheScope"`
 	}
-	if err := json.Unmarshal(tr.byID["2"].Result, &list); err != nil || len(list.Skills) != 1 || list.ResultType != "complete" || list.TTLMs <= 0 || list.CacheScope != "public" {
+	// The old handshake's answer has no 2026-07-28 fields.
+	if err := json.Unmarshal(tr.byID["2"].Result, &list); err != nil || len(list.Skills) != 1 || list.ResultType != "" || list.TTLMs != 0 || list.CacheScope != "" {
 		t.Fatalf("skills/list: %v %s", err, tr.byID["2"].Result)
 	}
 	var get struct {
@@ -57,7 +58,7 @@ func TestSkillsExtension(t *testing.T) {
 	}
 	json.Unmarshal(tr.byID["3"].Result, &get)
 	sk := list.Skills[0]
-	if got, _ := json.Marshal(get.Skill); string(got) != string(mustMarshal(sk)) || get.ResultType != "complete" {
+	if got, _ := json.Marshal(get.Skill); string(got) != string(mustMarshal(sk)) {
 		t.Errorf("skills/get differs from the listed entry: %s", tr.byID["3"].Result)
 	}
 	var read struct {
@@ -97,7 +98,8 @@ func TestSkillsExtension(t *testing.T) {
 	if !strings.Contains(string(tr.byID["8"].Result), `"io.modelcontextprotocol/skills":{}`) {
 		t.Errorf("server/discover does not advertise the extension: %s", tr.byID["8"].Result)
 	}
-	if r := string(tr.byID["9"].Result); !strings.Contains(r, `"resultType":"complete"`) || !strings.Contains(r, `"io.modelcontextprotocol/serverInfo"`) {
+	if r := string(tr.byID["9"].Result); !strings.Contains(r, `"resultType":"complete"`) || !strings.Contains(r, `"io.modelcontextprotocol/serverInfo"`) ||
+		!strings.Contains(r, `"cacheScope":"public"`) || !strings.Contains(r, `"ttlMs":86400000`) {
 		t.Errorf("stateless skills/list: %s", r)
 	}
 }
