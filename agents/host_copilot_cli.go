@@ -6,7 +6,7 @@ var copilotCLI = Agent{
 	Name: "copilot-cli", Title: "GitHub Copilot CLI", CLI: "copilot",
 	Scopes: []Scope{{Name: ScopeUser, Path: func(e Env) string {
 		return e.join(copilotHome(e), "mcp-config.json")
-	}}},
+	}, Skill: func(e Env) string { return e.skillIn(copilotHome(e)) }}},
 	Format: FormatJSON, Container: "mcpServers",
 	Stdio: func(argv []string) Object {
 		return append(append(Object{{"type", "local"}}, commandArgs(argv)...), Member{"tools", []string{"*"}})

@@ -2,54 +2,47 @@ package agents
 
 import (
 	"bytes"
-	_ "embed"
 	"os"
 	"path/filepath"
 	"strings"
-	"text/template"
 	"time"
 
 	"loams.dev/cli/internal/safefile"
 )
 
-// skillTemplate is the SKILL.md written beside an entry (--with-skill).
-// Its tool list is filled from the server's own tool descriptions, which
-// commands passes in: agents cannot import mcpserve (it would pull the
-// stack supervisor, the docs index and the keyring into every agents
-// build and test), and a second copy of the descriptions would drift.
-//
-//go:embed skill.md
-var skillTemplate string
-
-// SkillTool is one tool as the skill file lists it.
-type SkillTool struct {
-	Name, Description string
-	ReadOnly          bool
-}
-
-// Skill renders the skill file for the tools an entry enables; disabled
-// names the ones its mode leaves out.
-func Skill(tools []SkillTool, disabled []string) []byte {
-	t := template.Must(template.New("skill").Parse(skillTemplate))
-	var b bytes.Buffer
-	t.Execute(&b, map[string]any{"Tools": tools, "Disabled": disabled, "Limited": len(disabled) > 0})
-	return b.Bytes()
-}
-
 // SkillResult says what happened to the skill file.
 type SkillResult struct {
-	Path  string `json:"path"`
-	State string `json:"state"` // written | updated | unchanged | kept | removed | absent
+	Path string `json:"path"`
+	// written | updated | unchanged | kept | removed | absent; a dry run
+	// says what it would do: would write | would update | would remove.
+	State string `json:"state"`
+}
+
+// wouldDo is a state as a dry run reports it.
+func wouldDo(state string) string {
+	switch state {
+	case "written":
+		return "would write"
+	case "updated":
+		return "would update"
+	case "removed":
+		return "would remove"
+	}
+	return state
 }
 
 // SkillRecord is a skill file install wrote, with the hash of what it
 // wrote: a file that no longer has it was edited by the user and is kept.
 type SkillRecord struct {
-	Agent       string    `json:"agent"`
-	Scope       string    `json:"scope"`
-	Path        string    `json:"path"`
-	Root        string    `json:"root,omitempty"`
-	SHA256      string    `json:"sha256"`
+	Agent  string `json:"agent"`
+	Scope  string `json:"scope"`
+	Path   string `json:"path"`
+	Root   string `json:"root,omitempty"`
+	SHA256 string `json:"sha256"`
+	// Dirs are the directories install created for the file, outermost
+	// first (~/.copilot/skills, …/loams): uninstall removes them again
+	// when they are empty, and nothing else.
+	Dirs        []string  `json:"dirs,omitempty"`
 	InstalledAt time.Time `json:"installed_at"`
 }
 
@@ -68,7 +61,11 @@ func (r *Records) skill(agent, scope, path string) *SkillRecord {
 func (e Env) installSkill(a Agent, scope string, loc Location, content []byte, recs *Records, dryRun bool) (*SkillResult, string, error) {
 	sc, _ := a.scope(scope)
 	if sc.Skill == nil || sc.Skill(e) == "" {
-		return nil, a.Title + " reads no skill file at the " + scope + " scope; only the entry was written", nil
+		written := "was written"
+		if dryRun {
+			written = "would be written"
+		}
+		return nil, a.Title + " reads no skill file at the " + scope + " scope; only the entry " + written, nil
 	}
 	path := sc.Skill(e)
 	res := &SkillResult{Path: path}
@@ -89,17 +86,24 @@ func (e Env) installSkill(a Agent, scope string, loc Location, content []byte, r
 		res.State = "written"
 	}
 	if dryRun {
+		res.State = wouldDo(res.State)
 		return res, "", nil
 	}
+	var created []string
+	if rec != nil {
+		created = rec.Dirs // still ours to remove on uninstall
+	}
 	if res.State != "unchanged" {
-		if err := os.MkdirAll(filepath.Dir(cf.target), 0o755); err != nil {
+		made, err := createDirs(filepath.Dir(cf.target))
+		if err != nil {
 			return nil, "", safefile.Unreadable(path, err)
 		}
+		created = append(created, made...)
 		if err := safefile.Write(path, content, safefile.Mode(cf.target, 0o644)); err != nil {
 			return nil, "", err
 		}
 	}
-	sr := SkillRecord{Agent: a.Name, Scope: scope, Path: path, Root: loc.Root, SHA256: hash(content), InstalledAt: e.now()}
+	sr := SkillRecord{Agent: a.Name, Scope: scope, Path: path, Root: loc.Root, SHA256: hash(content), Dirs: created, InstalledAt: e.now()}
 	if rec != nil {
 		*rec = sr
 	} else {
@@ -123,6 +127,9 @@ func (e Env) uninstallSkills(agent, scope string, recs *Records, dryRun bool) ([
 			return nil, err
 		}
 		sk := &SkillResult{Path: r.Path, State: "removed"}
+		if dryRun {
+			sk.State = wouldDo(sk.State)
+		}
 		res := &Result{Agent: agent, Scope: r.Scope, Via: "file", Path: r.Path, Entries: []string{}, Skill: sk, DryRun: dryRun}
 		switch {
 		case !cf.existed:
@@ -138,7 +145,12 @@ func (e Env) uninstallSkills(agent, scope string, recs *Records, dryRun bool) ([
 			if err := os.Remove(cf.target); err != nil {
 				return nil, safefile.Unreadable(r.Path, err)
 			}
-			os.Remove(filepath.Dir(cf.target)) // the loams/ directory, when empty
+			if r.Dirs == nil { // recorded before loams kept the directories
+				os.Remove(filepath.Dir(cf.target))
+			}
+			for i := len(r.Dirs) - 1; i >= 0; i-- {
+				os.Remove(r.Dirs[i]) // only when empty: a user's other skills stay
+			}
 		}
 		out = append(out, res)
 	}
@@ -146,6 +158,22 @@ func (e Env) uninstallSkills(agent, scope string, recs *Records, dryRun bool) ([
 		recs.Skills = rest
 	}
 	return out, nil
+}
+
+// createDirs creates dir and its missing parents, and returns the ones it
+// created, outermost first.
+func createDirs(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || d == filepath.Dir(d) {
+			break
+		}
+		missing = append([]string{d}, missing...)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return missing, nil
 }
 
 // skillIn is a skill path under dir (…/skills/loams/SKILL.md).

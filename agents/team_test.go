@@ -94,7 +94,7 @@ func TestDoctorPathAndMode(t *testing.T) {
 // on uninstall) and removes an untouched one.
 func TestSkillBesideTheEntry(t *testing.T) {
 	t.Parallel()
-	skill := Skill([]SkillTool{{Name: "search_docs", Description: "Search the docs.", ReadOnly: true}}, []string{"env_export"})
+	skill := []byte("---\nname: loams\ndescription: Set up an app with Loams.\n---\n\n# Loams\n")
 	for _, c := range allScopes() {
 		sc, _ := mustAgent(c.agent).scope(c.scope)
 		w := newWorld(t)
@@ -118,8 +118,50 @@ func TestSkillBesideTheEntry(t *testing.T) {
 		if _, err := Uninstall(context.Background(), w.env, UninstallRequest{Agent: c.agent}); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := os.Stat(filepath.Dir(filepath.Dir(path))); !os.IsNotExist(err) {
+			t.Errorf("%s/%s: uninstall left %s, which install created", c.agent, c.scope, filepath.Dir(filepath.Dir(path)))
+		}
+	}
+	// Issue 30: every host that reads skills has a skill location at each
+	// of its scopes.
+	for _, c := range allScopes() {
+		sc, _ := mustAgent(c.agent).scope(c.scope)
+		if reads := map[string]bool{"claude-code": c.scope != "local", "codex": true, "copilot-cli": true, "gemini-cli": true,
+			"qwen-code": true, "opencode": true}[c.agent]; reads != (sc.Skill != nil) {
+			t.Errorf("%s/%s: skill location %v, want one: %v", c.agent, c.scope, sc.Skill != nil, reads)
+		}
+	}
+	// A dry run says what it would do and writes nothing; uninstall keeps
+	// a skills folder that held the user's own skills before.
+	for _, agent := range []string{"codex", "copilot-cli", "qwen-code"} {
+		w := newWorld(t)
+		sc, _ := mustAgent(agent).scope("user")
+		path := sc.Skill(w.env)
+		res, err := Install(context.Background(), w.env, InstallRequest{Agent: agent, Scope: "user", Skill: skill, DryRun: true})
+		if err != nil || res.Skill == nil || res.Skill.State != "would write" {
+			t.Fatalf("%s dry run: %v %+v", agent, err, res.Skill)
+		}
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%s: a dry run wrote %s", agent, path)
+		}
+		mine := filepath.Join(filepath.Dir(filepath.Dir(path)), "mine", "SKILL.md")
+		mkdirs(t, mine)
+		os.WriteFile(mine, []byte("---\nname: mine\ndescription: mine\n---\n"), 0o644)
+		if _, err := Install(context.Background(), w.env, InstallRequest{Agent: agent, Scope: "user", Skill: skill}); err != nil {
+			t.Fatal(err)
+		}
+		results, err := Uninstall(context.Background(), w.env, UninstallRequest{Agent: agent, DryRun: true})
+		if err != nil || results[len(results)-1].Skill.State != "would remove" || !bytes.Equal(mustRead(t, path), skill) {
+			t.Fatalf("%s uninstall dry run: %v %+v", agent, err, results)
+		}
+		if _, err := Uninstall(context.Background(), w.env, UninstallRequest{Agent: agent}); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := os.Stat(filepath.Dir(path)); !os.IsNotExist(err) {
-			t.Errorf("%s/%s: uninstall left %s", c.agent, c.scope, filepath.Dir(path))
+			t.Errorf("%s: uninstall left %s", agent, filepath.Dir(path))
+		}
+		if _, err := os.Stat(mine); err != nil {
+			t.Errorf("%s: uninstall touched the user's own skill: %v", agent, err)
 		}
 	}
 	// User edits survive a re-install and the uninstall.
@@ -150,24 +192,6 @@ func TestSkillBesideTheEntry(t *testing.T) {
 	req.Skill = append(slices.Clone(skill), "a newer loams\n"...)
 	if res, err := Install(context.Background(), w.env, req); err != nil || res.Skill.State != "updated" {
 		t.Fatalf("update: %v %+v", err, res)
-	}
-}
-
-// The skill text: front matter a host accepts, the tools as given, the
-// disabled ones named, and the rules (keys, .env.loams, the target rule).
-func TestSkillContent(t *testing.T) {
-	got := string(Skill([]SkillTool{{Name: "search_docs", Description: "Search the docs.", ReadOnly: true},
-		{Name: "env_export", Description: "Write .env.loams."}}, []string{"stack_create"}))
-	for _, want := range []string{"---\nname: loams\ndescription: ", "- `search_docs` (reads only): Search the docs.",
-		"- `env_export` (changes the project or the machine): Write .env.loams.", "Not enabled in this entry: `stack_create`",
-		"Keys never pass through you", ".env.loams", "loams.toml", "stack_ambiguous", "tool_disabled"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("missing %q in:\n%s", want, got)
-		}
-	}
-	desc := strings.SplitN(strings.SplitN(got, "description: ", 2)[1], "\n", 2)[0]
-	if len(desc) > 1024 {
-		t.Errorf("description is %d characters; hosts take at most 1024", len(desc))
 	}
 }
 

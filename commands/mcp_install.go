@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -38,7 +37,7 @@ func newMCPInstallCmd(f *Factory) *cli.Command {
 			"--read-only or --tools NAME,... limit the tools the agent gets (the entry runs\n"+
 			"`mcp serve --read-only`); tools: "+strings.Join(mcptools.Names, ", ")+".\n"+
 			"--with-skill also writes a skill file (SKILL.md: when to call which tool) where\n"+
-			"the agent reads one (Claude Code, Gemini CLI, opencode); uninstall removes it\n"+
+			"the agent reads one (Claude Code, Codex, Copilot CLI, Gemini CLI, Qwen Code, opencode); uninstall removes it\n"+
 			"unless you edited it.\n"+
 			"Agents and their scopes (the first is the default):\n"+agents.ScopeHelp(),
 			"loams mcp install --agent claude-code", "loams mcp install --agent cursor --scope project --dry-run",
@@ -119,23 +118,16 @@ func (o *mcpInstallOptions) mode() (args, enabled []string, err error) {
 	return nil, nil, nil
 }
 
-// skillFile renders SKILL.md from the server's own tool descriptions (the
-// text the model reads in tools/list), for the tools the entry enables.
+// skillFile renders SKILL.md as the server does for the entry's mode (the
+// same text it serves as skill://loams/SKILL.md).
 func (f *Factory) skillFile(enabled []string) ([]byte, error) {
-	srv, closeFn, err := f.mcpServer(&mcpServeOptions{})
+	if enabled == nil {
+		enabled = mcptools.Names
+	}
+	srv, closeFn, err := f.mcpServer(&mcpServeOptions{tools: strings.Join(enabled, ",")})
 	if err != nil {
 		return nil, err
 	}
 	defer closeFn()
-	var tools []agents.SkillTool
-	var disabled []string
-	for _, t := range srv.Tools() {
-		if enabled != nil && !slices.Contains(enabled, t.Name) {
-			disabled = append(disabled, t.Name)
-			continue
-		}
-		readOnly := t.Annotations != nil && t.Annotations.ReadOnlyHint
-		tools = append(tools, agents.SkillTool{Name: t.Name, Description: t.Description, ReadOnly: readOnly})
-	}
-	return agents.Skill(tools, disabled), nil
+	return srv.Skill(), nil
 }

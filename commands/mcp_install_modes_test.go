@@ -86,6 +86,29 @@ func TestMCPInstallModesAndSkill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Issue 30: the file is the skill the server serves in that mode.
+	serve := exec.Command(installed, "mcp", "serve", "--tools", "search_docs,env_export")
+	serve.Env, serve.Dir = env, proj
+	serve.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"skill://loams/SKILL.md"}}` + "\n")
+	served, err := serve.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read struct {
+		ID     int `json:"id"`
+		Result struct {
+			Contents []struct{ Text string } `json:"contents"`
+		} `json:"result"`
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(served)), "\n") {
+		if json.Unmarshal([]byte(line), &read) == nil && read.ID == 2 {
+			break
+		}
+	}
+	if len(read.Result.Contents) != 1 || read.Result.Contents[0].Text != string(skill) {
+		t.Errorf("the skill file differs from the one the server serves:\n%s\n---\n%s", skill, served)
+	}
 	tools, _, _ := run("mcp", "tools", "-o", "json")
 	var list struct {
 		Tools []struct{ Name, Description string } `json:"tools"`

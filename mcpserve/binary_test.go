@@ -145,8 +145,9 @@ func TestHandshakeVersions(t *testing.T) {
 		if res.ServerInfo.Name != "loams" || res.ServerInfo.Title != "Loams" {
 			t.Errorf("serverInfo: %+v", res.ServerInfo)
 		}
-		if len(res.Capabilities) != 2 || string(res.Capabilities["tools"]) != "{}" || string(res.Capabilities["resources"]) != "{}" {
-			t.Errorf("capabilities must be tools and resources, without listChanged: %s", got["1"].Result)
+		if len(res.Capabilities) != 3 || string(res.Capabilities["tools"]) != "{}" || string(res.Capabilities["resources"]) != "{}" ||
+			string(res.Capabilities["extensions"]) != `{"io.modelcontextprotocol/skills":{}}` {
+			t.Errorf("capabilities must be tools and resources, without listChanged, and the Skills extension: %s", got["1"].Result)
 		}
 	}
 }
@@ -255,5 +256,36 @@ func TestSIGTERMExitsCleanly(t *testing.T) {
 	p.kill(syscall.SIGTERM)
 	if _, code := p.waitExit(); code != 0 {
 		t.Fatalf("after SIGTERM: exit %d, want 0; stderr:\n%s", code, p.stderr.String())
+	}
+}
+
+// Issue 30: a second initialize on one connection (Copilot CLI retries
+// after ~1.7 s; tunnels send discover, initialize, initialize, even
+// back to back) gets the first one's result, and the session goes on.
+func TestRepeatedInitialize(t *testing.T) {
+	t.Parallel()
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	tr := run(t, lines(
+		`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{`+meta+`}}`,
+		fmt.Sprintf(initLegacy, "2025-11-25"),
+		strings.Replace(fmt.Sprintf(initLegacy, "2025-11-25"), `"id":1`, `"id":2`, 1),
+		initDone,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"loams_info","arguments":{}}}`,
+		strings.Replace(fmt.Sprintf(initLegacy, "2025-06-18"), `"id":1`, `"id":4`, 1),
+		`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`,
+	))
+	first := string(tr.byID["1"].Result)
+	if !strings.Contains(first, `"protocolVersion":"2025-11-25"`) {
+		t.Fatalf("initialize: %+v", tr.byID["1"])
+	}
+	for _, id := range []string{"2", "4"} {
+		if got := string(tr.byID[id].Result); got != first {
+			t.Errorf("initialize %s: want the first one's result, got %s %+v", id, got, tr.byID[id].Error)
+		}
+	}
+	for _, id := range []string{`"d"`, "3", "5"} {
+		if tr.byID[id].Result == nil {
+			t.Errorf("id %s: the session did not go on: %+v", id, tr.byID[id].Error)
+		}
 	}
 }

@@ -59,7 +59,7 @@ func (s *Server) toolListJSON() string {
 				if b.Len() > 1 {
 					b.WriteByte(',')
 				}
-				b.WriteString(d.json)
+				b.WriteString(s.words().Text(d.json)) // descriptions name only enabled tools
 			}
 		}
 		b.WriteByte(']')

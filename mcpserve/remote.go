@@ -52,7 +52,7 @@ func (s *Server) remoteStatusOf(ctx context.Context, ep endpoint.Endpoint) remot
 			st.State = "reachable"
 		}
 		obj := e.Object()
-		obj.Hint = e.HintFor(true)
+		obj.Hint = s.words().Text(e.HintFor(true)) // a hint in a result, kept to the mode as errors are
 		st.Error = &obj
 	}
 	return st

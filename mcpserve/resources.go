@@ -37,7 +37,9 @@ var docsTemplate = &mcp.ResourceTemplate{
 // read until a client asks, and a read accepts what the SDK's template
 // matcher would refuse: nested paths, %2F-escaped ones and #anchors.
 func (s *Server) addDocsResources(srv *mcp.Server) {
-	srv.AddResourceTemplate(docsTemplate, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	tmpl := *docsTemplate
+	tmpl.Description = s.words().Text(tmpl.Description) // it names search_docs
+	srv.AddResourceTemplate(&tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return s.readDocsResource(req.Params.URI)
 	})
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -46,6 +48,9 @@ func (s *Server) addDocsResources(srv *mcp.Server) {
 			case *mcp.ListResourcesRequest:
 				return s.listDocsResources(r.Params)
 			case *mcp.ReadResourceRequest:
+				if r.Params.URI == SkillURI {
+					return s.readSkillResource(), nil
+				}
 				if strings.HasPrefix(r.Params.URI, docsindex.URIPrefix) {
 					return s.readDocsResource(r.Params.URI)
 				}
@@ -73,6 +78,9 @@ func (s *Server) listDocsResources(p *mcp.ListResourcesParams) (*mcp.ListResourc
 	to := min(from+resourcePageSize, len(pages))
 	res := &mcp.ListResourcesResult{Resources: make([]*mcp.Resource, 0, to-from)}
 	res.TTLMs, res.CacheScope = listTTL, "public"
+	if from == 0 {
+		res.Resources = append(res.Resources, s.skillResource())
+	}
 	for _, pg := range pages[from:to] {
 		res.Resources = append(res.Resources, &mcp.Resource{URI: pg.URI, Name: pg.Path, Title: pg.Title, MIMEType: pg.MIMEType, Size: int64(pg.Size)})
 	}
@@ -80,6 +88,13 @@ func (s *Server) listDocsResources(p *mcp.ListResourcesParams) (*mcp.ListResourc
 		res.NextCursor = strconv.Itoa(to)
 	}
 	return res, nil
+}
+
+// readSkillResource is the skill's SKILL.md, as skills/list describes it.
+func (s *Server) readSkillResource() *mcp.ReadResourceResult {
+	res := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: SkillURI, MIMEType: "text/markdown", Text: string(s.Skill())}}}
+	res.TTLMs, res.CacheScope = listTTL, "public"
+	return res
 }
 
 // readDocsResource returns a whole page, or one section for #anchor.

@@ -55,6 +55,9 @@ func TestDocsResources(t *testing.T) {
 			for _, r := range list["resources"].([]any) {
 				res := r.(map[string]any)
 				uri, _ := res["uri"].(string)
+				if uri == SkillURI {
+					continue // the skill (skill_test.go), listed first
+				}
 				if !strings.HasPrefix(uri, "loams://docs/") || res["mimeType"] == nil || res["name"] == nil {
 					t.Errorf("resource %v", res)
 				}

@@ -2,7 +2,6 @@ package mcpserve
 
 import (
 	"context"
-	_ "embed"
 	"io"
 	"log/slog"
 	"sync"
@@ -18,9 +17,6 @@ import (
 	"loams.dev/cli/secret"
 	"loams.dev/cli/workspace"
 )
-
-//go:embed instructions.md
-var instructions string
 
 // Options are what the tools need from the command line and the machine.
 // Nothing here is slow to build: the docs index, the keyring and the stack
@@ -73,6 +69,7 @@ type Server struct {
 	secretsErr  error
 
 	preparedState // tools/list answered from bytes prepared at go generate time
+	skillState    // the skill, rendered for the mode on first use
 }
 
 // New prepares a server; it does no I/O beyond opening mcp.log.
@@ -93,7 +90,7 @@ func New(opts Options) (*Server, func()) {
 func (s *Server) Tools() []*mcp.Tool {
 	var defs []*mcp.Tool
 	for _, t := range s.enabledTools() {
-		defs = append(defs, t.def)
+		defs = append(defs, s.forMode(t.def))
 	}
 	return defs
 }
@@ -126,14 +123,17 @@ func (s *Server) tools() []tool {
 
 func (s *Server) mcpServer() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "loams", Title: "Loams", Version: s.opts.Build.Version}, &mcp.ServerOptions{
-		Instructions: instructions,
+		Instructions: s.Instructions(),
 		// The SDK logs a client's mistakes (a duplicate initialize, ping
 		// under 2026-07-28) at error level; they are the client's, and the
 		// front logs each request's outcome, so its lines go to mcp.log only.
 		Logger: demoted(s.log),
 		// Tools and resources (the docs), neither with listChanged: both
 		// are fixed for the life of the process.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{},
+			// The Skills extension (SEP-2640): skills/list and skills/get
+			// are answered by answerSkills, the file is a skill:// resource.
+			Extensions: map[string]any{skillsExtension: map[string]any{}}},
 		// The lists are fixed per binary: 2026-07-28 clients may cache them
 		// for a day. The front drops both fields for older revisions.
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
@@ -144,6 +144,16 @@ func (s *Server) mcpServer() *mcp.Server {
 	s.addToolsOnDemand(srv)
 	srv.AddReceivingMiddleware(s.refuseDisabled)
 	return srv
+}
+
+// answerDirect is what the front answers without the SDK: a plain
+// tools/list from prepared bytes, and the Skills extension's methods,
+// which the SDK does not know.
+func (s *Server) answerDirect(in front.Request) []byte {
+	if line := s.preparedToolsList(in); line != nil {
+		return line
+	}
+	return s.answerSkills(in)
 }
 
 // listTTL is how long a 2026-07-28 client may keep the tool list: a day.
@@ -161,6 +171,7 @@ func (s *Server) stoppable(h mcp.ToolHandler) mcp.ToolHandler {
 		defer cancel()
 		defer context.AfterFunc(s.stopping, cancel)()
 		res, err := h(ctx, req)
+		res = s.resultForMode(res)
 		if res != nil && res.Meta[ignoredKey] != nil {
 			s.log.Info("ignored arguments", "tool", req.Params.Name, "names", res.Meta[ignoredKey])
 		}
@@ -173,7 +184,7 @@ func (s *Server) stoppable(h mcp.ToolHandler) mcp.ToolHandler {
 // and answered), or stdout closes. Each is a clean exit.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.log.Info("mcp serve start", "version", s.opts.Build.Version, "home", s.opts.Home.Dir, "tools", s.opts.Access.mode())
-	f := front.New(out, front.Config{Log: s.log, Prepared: s.preparedToolsList, SignalsReady: s.opts.SignalsReady})
+	f := front.New(out, front.Config{Log: s.log, Prepared: s.answerDirect, SignalsReady: s.opts.SignalsReady})
 	srv := s.mcpServer()
 	var ended sync.WaitGroup
 	for _, t := range f.Transports() {

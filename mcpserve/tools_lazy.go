@@ -19,7 +19,7 @@ func (s *Server) addToolsOnDemand(srv *mcp.Server) {
 			if method == "tools/list" || method == "tools/call" {
 				once.Do(func() {
 					for _, t := range s.enabledTools() {
-						srv.AddTool(t.def, s.stoppable(t.handle))
+						srv.AddTool(s.forMode(t.def), s.stoppable(t.handle))
 					}
 				})
 			}

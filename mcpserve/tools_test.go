@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -157,26 +158,42 @@ func TestAddPackageTool(t *testing.T) {
 }
 
 // Issue 22: search_docs' text block is the sections as Markdown, each
-// under a one-line header naming its path and resource URI; the JSON stays
-// in structuredContent. No HTML escaping anywhere in the answer.
+// under a header naming its resource URIs; the JSON stays in
+// structuredContent. No HTML escaping anywhere in the answer. Issue 30:
+// the header names the page's URI (every host reads it) beside the
+// section's, and structuredContent is no heavier than the text (at most
+// 1.1x), each section once, no field a model cannot use.
 func TestSearchDocsText(t *testing.T) {
 	t.Parallel()
 	a := newAgent(t)
-	res := a.result("search_docs", map[string]any{"query": "connect to qdrant from python"})
-	text := res.Content[0].(*mcp.TextContent).Text
-	out := structuredOf(res)
-	first := out["results"].([]any)[0].(map[string]any)
-	header := "=== " + first["section"].(string) + " (" + first["path"].(string) + ") " + first["uri"].(string) + "\n"
-	if !strings.Contains(text, header) || !strings.Contains(text, header+first["content"].(string)) {
-		t.Errorf("the first section must follow its header whole:\n%.600s", text)
+	for _, q := range []string{"connect to qdrant from python", "qdrant port", "LOAMS_API_KEY"} {
+		res := a.result("search_docs", map[string]any{"query": q})
+		text := res.Content[0].(*mcp.TextContent).Text
+		out := structuredOf(res)
+		first := out["results"].([]any)[0].(map[string]any)
+		header := "=== " + first["section"].(string) + "\npage " + first["page_uri"].(string) + " section " + first["uri"].(string) + "\n"
+		if !strings.Contains(text, header) || !strings.Contains(text, header+first["content"].(string)) {
+			t.Errorf("%s: the first section must follow its header whole:\n%.600s", q, text)
+		}
+		if strings.Contains(text, `\n`) || strings.Contains(text, `\u003c`) {
+			t.Errorf("%s: the text block must be plain Markdown, not JSON-escaped:\n%.600s", q, text)
+		}
+		data, _ := json.Marshal(res.StructuredContent)
+		if float64(len(data)) > 1.1*float64(len(text)) {
+			t.Errorf("%s: structuredContent is %d bytes, the text %d: more than 1.1x", q, len(data), len(text))
+		}
+		for _, r := range out["results"].([]any) {
+			for k := range r.(map[string]any) {
+				if !slices.Contains([]string{"section", "page_uri", "uri", "content", "excerpt", "truncated"}, k) {
+					t.Errorf("%s: a result carries %q", q, k)
+				}
+			}
+		}
 	}
-	if !strings.Contains(text, "```python\n") || strings.Contains(text, `\n`) || strings.Contains(text, `\u003c`) {
-		t.Errorf("the text block must be plain Markdown, not JSON-escaped:\n%.600s", text)
+	if text := a.result("search_docs", map[string]any{"query": "connect to qdrant from python"}).Content[0].(*mcp.TextContent).Text; !strings.Contains(text, "```python\n") {
+		t.Errorf("the code fence must be intact:\n%.600s", text)
 	}
-	if data, _ := json.Marshal(res.StructuredContent); len(text) >= len(data) {
-		t.Errorf("the Markdown (%d bytes) should be smaller than the JSON (%d bytes)", len(text), len(data))
-	}
-	res = a.result("search_docs", map[string]any{"query": "zzzqqq"})
+	res := a.result("search_docs", map[string]any{"query": "zzzqqq"})
 	if text := res.Content[0].(*mcp.TextContent).Text; res.IsError || !strings.HasPrefix(text, "No Loams docs section matched") {
 		t.Errorf("no match: %q", text)
 	}

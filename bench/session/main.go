@@ -2,7 +2,11 @@
 // what `loams mcp serve` writes to the agent for initialize, tools/list and
 // the calls an agent makes while setting up an app (three searches, a
 // snippet, info, status, two calls that fail). Every byte of it lands in
-// the model's context or the host's buffers.
+// the model's context or the host's buffers. A second table is what the
+// model reads of each tool result, by the kind of host (spec mcp.md, "What
+// the model reads"): Claude Code and Codex pass structuredContent as JSON
+// when there is one, Copilot CLI and Qwen Code pass both, Gemini CLI,
+// opencode and the rest pass the text.
 //
 //	bench/session/run                        this tree
 //	BASELINE=<git rev> bench/session/run     … and that revision beside it
@@ -44,7 +48,7 @@ func main() {
 	var bins multi
 	flag.Var(&bins, "loams", "label=path of a loams binary (repeatable)")
 	flag.Parse()
-	sizes := map[string]map[float64][2]int{}
+	sizes := map[string]map[float64]answer{}
 	for _, b := range bins {
 		label, path, _ := strings.Cut(b, "=")
 		s, err := run(path)
@@ -72,9 +76,9 @@ func main() {
 		for i, b := range bins {
 			label, _, _ := strings.Cut(b, "=")
 			n := sizes[label][id]
-			totals[i][0] += n[0]
-			totals[i][1] += n[1]
-			fmt.Fprintf(tw, "%d\t%d\t", n[0], n[1])
+			totals[i][0] += n.line
+			totals[i][1] += n.text
+			fmt.Fprintf(tw, "%d\t%d\t", n.line, n.text)
 		}
 		fmt.Fprintln(tw)
 	}
@@ -84,13 +88,82 @@ func main() {
 	}
 	fmt.Fprintln(tw)
 	_ = tw.Flush()
+	fmt.Println()
+	readTable(bins, sizes)
 }
+
+// hostKinds are what a host passes on to the model of a tool result.
+var hostKinds = []struct {
+	name  string
+	reads func(a answer) int
+}{
+	{"structured (Claude Code, Codex)", func(a answer) int {
+		if a.structured > 0 {
+			return a.structured
+		}
+		return a.text
+	}},
+	{"text (Gemini CLI, opencode, …)", func(a answer) int { return a.text }},
+	{"both (Copilot CLI, Qwen Code)", func(a answer) int { return a.structured + a.text }},
+}
+
+// readTable prints, per tool call and binary, the bytes the model reads
+// in each kind of host, and structuredContent's weight against the text.
+func readTable(bins []string, sizes map[string]map[float64]answer) {
+	for _, b := range bins {
+		label, _, _ := strings.Cut(b, "=")
+		tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "%s: what the model reads\t", label)
+		for _, k := range hostKinds {
+			fmt.Fprintf(tw, "%s\t", k.name)
+		}
+		fmt.Fprintln(tw, "structured/text\t")
+		totals := make([]int, len(hostKinds)+2)
+		id := 0.0
+		for _, s := range script {
+			if s.name == "" {
+				continue
+			}
+			id++
+			if !strings.Contains(s.line, `"tools/call"`) {
+				continue
+			}
+			a := sizes[label][id]
+			fmt.Fprintf(tw, "%s\t", s.name)
+			for j, k := range hostKinds {
+				totals[j] += k.reads(a)
+				fmt.Fprintf(tw, "%d\t", k.reads(a))
+			}
+			totals[len(hostKinds)] += a.structured
+			totals[len(hostKinds)+1] += a.text
+			fmt.Fprintf(tw, "%s\t\n", ratio(a.structured, a.text))
+		}
+		fmt.Fprint(tw, "tool calls\t")
+		for _, n := range totals[:len(hostKinds)] {
+			fmt.Fprintf(tw, "%d\t", n)
+		}
+		fmt.Fprintf(tw, "%s\t\n", ratio(totals[len(hostKinds)], totals[len(hostKinds)+1]))
+		_ = tw.Flush()
+		fmt.Println()
+	}
+}
+
+func ratio(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fx", float64(a)/float64(b))
+}
+
+// answer is one answer's size: the line, its text blocks, and its
+// structuredContent as compact JSON (what a host serialises for the model).
+type answer struct{ line, text, structured int }
 
 // run plays the script against one binary in a throwaway home and
 // project, and returns each answer's size in bytes (with its newline) and
 // the bytes of its tool result's text blocks (what most hosts show the
 // model; 0 for answers that are not tool results).
-func run(bin string) (map[float64][2]int, error) {
+func run(bin string) (map[float64]answer, error) {
 	home, err := os.MkdirTemp("", "session-home")
 	if err != nil {
 		return nil, err
@@ -115,21 +188,28 @@ func run(bin string) (map[float64][2]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	sizes := map[float64][2]int{}
+	sizes := map[float64]answer{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		var m struct {
 			ID     float64
 			Result struct {
-				Content []struct{ Text string }
+				Content           []struct{ Text string }
+				StructuredContent json.RawMessage
 			}
 		}
 		if json.Unmarshal(sc.Bytes(), &m) == nil {
 			n := sizes[m.ID]
-			n[0] += len(sc.Bytes()) + 1
+			n.line += len(sc.Bytes()) + 1
 			for _, c := range m.Result.Content {
-				n[1] += len(c.Text)
+				n.text += len(c.Text)
+			}
+			if len(m.Result.StructuredContent) > 0 {
+				var c bytes.Buffer
+				if json.Compact(&c, m.Result.StructuredContent) == nil {
+					n.structured = c.Len()
+				}
 			}
 			sizes[m.ID] = n
 		}

@@ -1,6 +1,7 @@
 package front
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -34,8 +35,52 @@ func (f *Front) fromSDK(msg jsonrpc.Message) error {
 		return nil
 	}
 	line, outcome := render(c, resp)
+	if c.in.method == "initialize" && c.sess == 0 {
+		f.keepInitialize(resp, line)
+	}
 	f.finish(n, line, outcome)
 	return nil
+}
+
+// keepInitialize records the handshake's answer for a repeated
+// initialize; after a failed one the next initialize is the SDK's again.
+func (f *Front) keepInitialize(resp *jsonrpc.Response, line []byte) {
+	var m struct {
+		Result json.RawMessage `json:"result"`
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if resp.Error != nil || json.Unmarshal(line, &m) != nil || len(m.Result) == 0 {
+		f.initialized = false
+		return
+	}
+	f.initResult = m.Result
+}
+
+// answerRepeatedInitialize answers call id, a second initialize on this
+// connection, with the first one's result once it has one. Should the
+// first have failed, this one goes to the SDK as the first.
+func (f *Front) answerRepeatedInitialize(id int64) {
+	f.mu.Lock()
+	for f.initResult == nil && f.initialized && f.calls[id] != nil {
+		f.settled.Wait()
+	}
+	c := f.calls[id]
+	result := f.initResult
+	if c != nil && result == nil {
+		f.initialized = true
+	}
+	f.mu.Unlock()
+	switch {
+	case c == nil: // answered meanwhile (abandoned at shutdown)
+	case result != nil:
+		f.finish(id, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":%s}`, c.in.id, result), "ok (repeated initialize)")
+	default:
+		ourID, _ := jsonrpc.MakeID(float64(id))
+		if !f.forward(0, &jsonrpc.Request{ID: ourID, Method: c.in.method, Params: c.in.params}) {
+			f.finish(id, errorLine(c.in.id, errorf(codeInternal, "loams mcp serve is shutting down")), "rpc_error -32603")
+		}
+	}
 }
 
 // finish retires call n and delivers its answer (nil: none is sent).

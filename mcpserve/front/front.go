@@ -41,8 +41,12 @@ type Front struct {
 	next     int64            // our next id
 	calls    map[int64]*call  // forwarded, not yet answered
 	inFlight map[string]int64 // client id identity → our id
-	// initialized is set once an initialize went to the handshake session.
+	// initialized is set once an initialize went to the handshake session;
+	// initResult is its answer's result once it succeeded, which a repeated
+	// initialize gets (Copilot CLI retries after ~1.7 s; some tunnels send
+	// discover, initialize, initialize) instead of the SDK's "duplicate".
 	initialized bool
+	initResult  []byte
 	eof         bool          // stdin ended
 	stopping    bool          // a signal or a closed stdout: accept nothing more
 	brokenOut   bool          // stdout is closed; nothing can be written
@@ -214,7 +218,10 @@ func (f *Front) admit(in *inbound, s *slot) *rpcError {
 		f.mu.Unlock()
 		return errorf(codeInvalidRequest, "invalid request: id %s is already in use by a request in flight", Clip(string(in.id), 100))
 	}
+	repeat := false
 	switch {
+	case in.method == "initialize" && !in.stateless && f.initialized:
+		repeat = true
 	case in.method == "initialize" && !in.stateless:
 		f.initialized = true
 	case !in.stateless && !f.initialized && in.method != "ping":
@@ -225,6 +232,11 @@ func (f *Front) admit(in *inbound, s *slot) *rpcError {
 	f.next++
 	f.calls[id] = &call{in: in, sess: sess, started: time.Now(), slot: s}
 	f.inFlight[in.key] = id
+	if repeat {
+		f.mu.Unlock()
+		go f.answerRepeatedInitialize(id)
+		return nil
+	}
 	if line := f.answerPrepared(in); line != nil {
 		f.mu.Unlock()
 		go f.finishAfterInitialize(id, line)

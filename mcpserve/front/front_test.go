@@ -190,8 +190,9 @@ func TestInitializeAfterDiscover(t *testing.T) {
 		initDone,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`,
 		fmt.Sprintf(init18, 5),
+		`{"jsonrpc":"2.0","id":6,"method":"ping"}`,
 	)))
-	for _, id := range []string{"1", "2", "3", "4"} {
+	for _, id := range []string{"1", "2", "3", "4", "5", "6"} {
 		if got[id].Error != nil || got[id].Result == nil {
 			t.Errorf("id %s: want a result, got %+v", id, got[id].Error)
 		}
@@ -199,8 +200,10 @@ func TestInitializeAfterDiscover(t *testing.T) {
 	if !strings.Contains(string(got["3"].Result), `"protocolVersion":"2025-06-18"`) {
 		t.Errorf("initialize: %s", got["3"].Result)
 	}
-	if e := got["5"].Error; e == nil || e.Code != -32600 {
-		t.Errorf("a second initialize: want -32600, got %+v", e)
+	// Issue 30: a repeated initialize gets the first one's result, and
+	// the session goes on.
+	if string(got["5"].Result) != string(got["3"].Result) {
+		t.Errorf("a second initialize: want the first one's result, got %s", got["5"].Result)
 	}
 }
 
@@ -224,5 +227,30 @@ func TestPreparedAnswers(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`) {
 		t.Errorf("tools/list was not answered from the prepared bytes:\n%s", out.String())
+	}
+}
+
+// Issue 30: initialize twice in one batch gets one result twice; after an
+// initialize that failed, the next one is the SDK's to answer, and the
+// session works.
+func TestRepeatedInitializeEdges(t *testing.T) {
+	t.Parallel()
+	init := `{"jsonrpc":"2.0","id":%d,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	got := byID(t, run(t, lines(
+		"["+fmt.Sprintf(init, 1)+","+fmt.Sprintf(init, 2)+"]",
+		initDone,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+	)))
+	if got["1"].Result == nil || string(got["1"].Result) != string(got["2"].Result) {
+		t.Errorf("a batch of two initializes: %+v / %+v", got["1"], got["2"])
+	}
+	got = byID(t, run(t, lines(
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}`,
+		fmt.Sprintf(init, 2),
+		initDone,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`,
+	)))
+	if got["1"].Error == nil || got["2"].Result == nil || got["3"].Result == nil {
+		t.Errorf("after a failed initialize: %+v / %+v / %+v", got["1"], got["2"], got["3"])
 	}
 }
