@@ -67,6 +67,16 @@ func registryVars() map[string]bool {
 	return known
 }
 
+// pythonReadsEnvLoams is the standard-library reader every Python snippet
+// carries, word for word: python-dotenv is one more package to install, and
+// without it os.environ["LOAMS_URL"] was a KeyError (issue 30).
+const pythonReadsEnvLoams = `if os.path.exists(".env.loams"):
+    with open(".env.loams") as env:
+        for name, _, value in (line.strip().partition("=") for line in env):
+            if name and not name.startswith("#"):
+                os.environ.setdefault(name, value.strip("'\""))
+`
+
 func TestSnippets(t *testing.T) {
 	t.Parallel()
 	snips, err := docsindex.Open(docs.FS, "test").Snippets()
@@ -79,6 +89,9 @@ func TestSnippets(t *testing.T) {
 		have[s.Engine+"/"+s.Language+"/"+s.Task] = true
 		if s.Language == "javascript" && !strings.Contains(s.Code, `process.loadEnvFile(".env.loams")`) {
 			t.Errorf("%s: a JavaScript snippet reads .env.loams itself, so `node index.mjs` runs as pasted", s.Path)
+		}
+		if s.Language == "python" && !strings.Contains(s.Code, pythonReadsEnvLoams) {
+			t.Errorf("%s: a Python snippet reads .env.loams itself with the standard library (issue 30), so `python3 app.py` runs as pasted:\n%s", s.Path, pythonReadsEnvLoams)
 		}
 		for _, p := range checkSnippet(s, known) {
 			t.Errorf("%s: %s", s.Path, p)

@@ -25,6 +25,7 @@ const (
 	introWeight     = 0.6
 	headingBonus    = 2.0
 	pairBoost       = 1.2
+	headingCover    = 0.5
 	// phraseCandidates is how many leading sections the phrase boosts look at.
 	phraseCandidates = 60
 )
@@ -58,6 +59,21 @@ type Index struct {
 
 	headingsOnce sync.Once
 	headings     [][]string // each section's own heading, tokenized on first search
+	headingIDF   []float64  // the sum of its words' idf: what a query covering all of it has
+
+	facetsOnce sync.Once
+	facets     []facets // each section's engine and code languages (intent.go), on first search
+}
+
+// sectionFacets are each section's facets, made on first search.
+func (ix *Index) sectionFacets() []facets {
+	ix.facetsOnce.Do(func() {
+		ix.facets = make([]facets, len(ix.docs))
+		for i, d := range ix.docs {
+			ix.facets[i] = facetsOf(d.sec)
+		}
+	})
+	return ix.facets
 }
 
 // headingTerms is each section's own heading (the last of its title path)
@@ -67,11 +83,15 @@ func (ix *Index) headingTerms() [][]string {
 	ix.headingsOnce.Do(func() {
 		tk := tokenizer{}
 		ix.headings = make([][]string, len(ix.docs))
+		ix.headingIDF = make([]float64, len(ix.docs))
 		for i, d := range ix.docs {
 			// A snippet's heading is made of its engine, language and task:
 			// it would match every "connect … from python" whole.
 			if tp := d.sec.TitlePath; len(tp) > 0 && !strings.HasPrefix(d.sec.Path, "snippets/") {
-				ix.headings[i] = tk.tokens(tp[len(tp)-1])
+				ix.headings[i] = uniq(tk.tokens(tp[len(tp)-1]))
+				for _, t := range ix.headings[i] {
+					ix.headingIDF[i] += ix.idf(len(ix.lookup(t)))
+				}
 			}
 		}
 	})
@@ -131,6 +151,11 @@ func Build(sections []Section) *Index {
 		ix.postings[i] = postings[t]
 	}
 	return ix
+}
+
+// idf is a term's inverse document frequency, from its postings' count.
+func (ix *Index) idf(n int) float64 {
+	return math.Log(1 + (float64(len(ix.docs))-float64(n)+0.5)/(float64(n)+0.5))
 }
 
 // lookup returns a term's postings, nil when the docs never use it.
@@ -217,6 +242,8 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	}
 	phrase := strings.ToLower(strings.Join(strings.Fields(query), " "))
 	pairs := wordPairs(phrase)
+	asked := intentOf(query)
+	sectionFacets := ix.sectionFacets()
 	type scored struct {
 		doc   int32
 		score float64
@@ -228,6 +255,12 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		// word many times; an exact phrase beats both (below).
 		s *= matched[i] / weightSum
 		s *= 1 + headingBonus*inHeading[i]/weightSum // the section's own heading names what was asked
+		if hw := ix.headingIDF[i]; hw > 0 && inHeading[i] > 0 {
+			// How much of its own heading the query covers, by rarity:
+			// "Ports" is all about ports, "Keep a stack running" is not about
+			// keeping (a common word) as much as about running a stack.
+			s *= 1 + headingCover*min(inHeading[i]/hw, 1)
+		}
 		if inTitle[i] == len(qterms) {
 			s *= titleBoost // the heading says it all: "Port already in use"
 		}
@@ -240,6 +273,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		if strings.HasPrefix(d.sec.Path, "snippets/") {
 			s *= snippetWeight // code answers "how", the guides answer "what"; get_sdk_snippet serves code
 		}
+		s *= asked.weight(sectionFacets[i])
 		ranked = append(ranked, scored{i, s})
 	}
 	byScore := func(a, b scored) int {

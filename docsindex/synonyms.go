@@ -47,6 +47,8 @@ var synonymLines = []string{
 	"auto-approve: readonlyhint annotations",
 	"approve: readonlyhint annotations",
 	"safe: readonlyhint annotations",
+	"setup: install",
+	"configuration: install",
 }
 
 // querySynonyms is the table above by stemmed word.
@@ -65,7 +67,7 @@ var querySynonyms = sync.OnceValue(func() map[string][]string {
 // ("which env vars does my app need"); dropped from queries only.
 var questionWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, w := range tokenize("need needs want should would could ever now way make let get gets getting use using used one own once look like please tell") {
+	for _, w := range tokenize("need needs want should would could ever now way make let get gets getting use using used one own once look like please tell per") {
 		m[w] = true
 	}
 	return m

@@ -13,6 +13,7 @@ import (
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/mcptools"
 	"loams.dev/cli/mcpserve/front"
 	"loams.dev/cli/secret"
 	"loams.dev/cli/workspace"
@@ -117,6 +118,9 @@ func (s *Server) tools() []tool {
 		s.stackStartTool(),
 		s.envExportTool(),
 		s.addPackageTool(),
+	}
+	for _, t := range list { // hosts that defer tools search these words (Claude Code's ToolSearch)
+		t.def.Meta = mcp.Meta{mcptools.MetaSearchHint: mcptools.SearchHints[t.def.Name]}
 	}
 	return append(list, s.opts.extraTools...)
 }

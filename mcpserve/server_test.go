@@ -78,6 +78,7 @@ func TestGoldenToolsList(t *testing.T) {
 		var m map[string]any
 		_ = json.Unmarshal(raw, &m)
 		delete(m, "outputSchema")
+		delete(m, "_meta") // search hints: the host's tool search reads them, not the model
 		forModel = append(forModel, m)
 	}
 	modelBytes, _ := json.Marshal(map[string]any{"tools": forModel})

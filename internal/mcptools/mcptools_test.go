@@ -42,3 +42,23 @@ func TestFromArgsAndMode(t *testing.T) {
 		}
 	}
 }
+
+// Every tool has a search hint, and no hint names a tool: the hints are
+// users' words, and a tool name in another tool's hint would pull the wrong
+// tool up for that name.
+func TestSearchHints(t *testing.T) {
+	for _, n := range Names {
+		h := SearchHints[n]
+		if h == "" {
+			t.Errorf("%s has no search hint", n)
+		}
+		for _, other := range Names {
+			if strings.Contains(h, other) {
+				t.Errorf("%s's hint names the tool %s", n, other)
+			}
+		}
+	}
+	if len(SearchHints) != len(Names) {
+		t.Errorf("%d hints for %d tools", len(SearchHints), len(Names))
+	}
+}

@@ -5,6 +5,13 @@ import json
 import os
 import urllib.request
 
+# .env.loams (from `loams env export`) holds the stack's URLs and key; variables already set win.
+if os.path.exists(".env.loams"):
+    with open(".env.loams") as env:
+        for name, _, value in (line.strip().partition("=") for line in env):
+            if name and not name.startswith("#"):
+                os.environ.setdefault(name, value.strip("'\""))
+
 BASE = os.environ["LOAMS_URL"]
 KEY = os.environ["LOAMS_API_KEY"]
 

@@ -5,6 +5,13 @@ import os
 
 from qdrant_client import QdrantClient, models
 
+# .env.loams (from `loams env export`) holds the stack's URLs and key; variables already set win.
+if os.path.exists(".env.loams"):
+    with open(".env.loams") as env:
+        for name, _, value in (line.strip().partition("=") for line in env):
+            if name and not name.startswith("#"):
+                os.environ.setdefault(name, value.strip("'\""))
+
 client = QdrantClient(url=os.environ["QDRANT_URL"], api_key=os.environ["LOAMS_API_KEY"])
 
 print(client.get_collections())

@@ -1,0 +1,90 @@
+package docsindex
+
+import (
+	"strings"
+	"testing"
+)
+
+func first(ix *Index, query string) string {
+	hits := ix.Search(query, 3)
+	if len(hits) == 0 {
+		return ""
+	}
+	return hits[0].Section.Path + " › " + strings.Join(hits[0].Section.TitlePath[1:], " › ")
+}
+
+// A page about another engine loses to the engine the question names, even
+// when it says the question's other words more often.
+func TestSearchFavoursTheEngineAsked(t *testing.T) {
+	t.Parallel()
+	ix := Build([]Section{
+		{Path: "guides/engines/postgres-wire.md", TitlePath: []string{"Postgres wire", "Connect your app"},
+			Body: "Your app connects to the database with its URL, as it would to qdrant; the database speaks SQL to the app, and the app to the database."},
+		{Path: "guides/engines/qdrant.md", TitlePath: []string{"Qdrant API", "Connect your app"},
+			Body: "Use qdrant-client with the URL; it is the database the app talks to."},
+	})
+	if got := first(ix, "connect my app to the qdrant database"); !strings.HasPrefix(got, "guides/engines/qdrant.md") {
+		t.Errorf("first = %s, want the Qdrant guide", got)
+	}
+}
+
+// An error code's entry answers a question about a failure, and the guide
+// a question that is not one.
+func TestSearchKnowsAFailureFromALookup(t *testing.T) {
+	t.Parallel()
+	ix := Build([]Section{
+		{Path: "guides/output-and-errors.md", TitlePath: []string{"Output and errors", "Error codes and what to do", "stack_unreachable"},
+			Body: "Connection refused: the app cannot reach the stack's port."},
+		{Path: "guides/getting-started.md", TitlePath: []string{"Getting started", "Connect your app"},
+			Body: "Your app connects to the stack's port with the URL in .env.loams; if the connection is refused, start the stack. Connection settings are there."},
+	})
+	if got := first(ix, "my app gets connection refused"); !strings.Contains(got, "stack_unreachable") {
+		t.Errorf("a failure: first = %s, want the error code's entry", got)
+	}
+	if got := first(ix, "connection settings of my app"); !strings.Contains(got, "Connect your app") {
+		t.Errorf("a lookup: first = %s, want the guide", got)
+	}
+}
+
+// Code in another language than the one asked for steps back.
+func TestSearchFavoursTheLanguageAsked(t *testing.T) {
+	t.Parallel()
+	ix := Build([]Section{
+		{Path: "snippets/qdrant/python/connect.py", TitlePath: []string{"Snippets", "qdrant python connect"},
+			Body: "client = QdrantClient(url=os.environ['QDRANT_URL']) # connect the client from an app to qdrant; the app connects the client to qdrant, client connect, client"},
+		{Path: "snippets/qdrant/go/connect.go", TitlePath: []string{"Snippets", "qdrant go connect"},
+			Body: "client, err := qdrant.NewClient(cfg)"},
+	})
+	if got := first(ix, "qdrant client connect from a go app"); !strings.HasPrefix(got, "snippets/qdrant/go/") {
+		t.Errorf("first = %s, want the Go snippet", got)
+	}
+}
+
+func TestIntentOf(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		query        string
+		engine, lang string
+		failure      bool
+	}{
+		{"call elasticsearch from typescript", "es", "typescript", false},
+		{"psql into the stack", "pg", "", false},
+		{"where does the env file go", "", "", false},
+		{"a go client for qdrant", "qdrant", "go", false},
+		{"what does port_in_use mean", "", "", true},
+		{"LOAMS_API_KEY", "", "", false},
+		{"the server crashed at start", "", "", true},
+	}
+	for _, tt := range tests {
+		in := intentOf(tt.query)
+		if tt.engine != "" && !in.engines[tt.engine] || tt.engine == "" && len(in.engines) > 0 {
+			t.Errorf("%q: engines %v, want %q", tt.query, in.engines, tt.engine)
+		}
+		if tt.lang != "" && !in.languages[tt.lang] || tt.lang == "" && len(in.languages) > 0 {
+			t.Errorf("%q: languages %v, want %q", tt.query, in.languages, tt.lang)
+		}
+		if in.failure != tt.failure {
+			t.Errorf("%q: failure %v, want %v", tt.query, in.failure, tt.failure)
+		}
+	}
+}
