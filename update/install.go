@@ -137,14 +137,9 @@ func (u *Updater) Update(ctx context.Context, o Options) (*Result, error) {
 // Rollback puts the kept previous binary back, and keeps the one it
 // replaces: a second rollback undoes the first.
 func (u *Updater) Rollback(ctx context.Context) (*Result, error) {
-	var p previous
-	data, err := os.ReadFile(filepath.Join(u.previousDir(), "previous.json"))
-	if err == nil {
-		err = json.Unmarshal(data, &p)
-	}
-	if err != nil || !isFile(p.Binary) {
-		return nil, errs.New(errs.ServerBinaryNotFound, "`loams update --rollback` works after a `loams update`",
-			"no previous loams is kept in %s", u.previousDir()).With("path", u.previousDir())
+	p, err := u.readPrevious()
+	if err != nil {
+		return nil, err
 	}
 	if err := smokeTest(ctx, p.Binary, p.Version); err != nil {
 		return nil, err
@@ -163,6 +158,44 @@ func (u *Updater) Rollback(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	return &Result{From: u.Current, To: p.Version, Path: u.Exe, Previous: kept}, replace(u.Exe, bin)
+}
+
+// readPrevious reads update/previous.json and checks what it names
+// before anything is run: previous.json, the binary and their directories
+// must be this user's and writable by no one else (safefile.CheckInHome),
+// and the binary must be the one keep wrote under update/, not a path
+// anyone could have put in the file.
+func (u *Updater) readPrevious() (previous, error) {
+	var p previous
+	dir := u.previousDir()
+	file := filepath.Join(dir, "previous.json")
+	const stakes = "loams will not run or install the binary it names"
+	if err := safefile.CheckInHome(u.Home.Dir, file, stakes); err != nil {
+		return p, err
+	}
+	data, err := os.ReadFile(file)
+	if err == nil {
+		err = json.Unmarshal(data, &p)
+	}
+	if err != nil || !isFile(p.Binary) {
+		return p, errs.New(errs.ServerBinaryNotFound, "`loams update --rollback` works after a `loams update`",
+			"no previous loams is kept in %s", dir).With("path", dir)
+	}
+	if real, err := filepath.EvalSymlinks(p.Binary); err != nil || !safefile.Inside(dir, real) && !safefile.Inside(realDir(dir), real) {
+		return p, errs.New(errs.UnsafePermissions, "remove "+file+" (a `loams update` writes it again)",
+			"%s names %s, which is not the loams kept in %s; %s", file, p.Binary, dir, stakes).With("path", file)
+	}
+	if err := safefile.CheckInHome(u.Home.Dir, p.Binary, stakes); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+func realDir(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return dir
 }
 
 // keep copies the running binary to $LOAMS_HOME/update/ before it is
