@@ -76,6 +76,11 @@ func (u *Updater) Update(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !signed { // every hop of an unsigned update obeys the rule checkTrust applied to the first
+		f := *u.Fetcher
+		f.Rule = serverbin.RequireHTTPS("an unsigned release", "use an https:// LOAMS_CLI_RELEASES_URL for an unsigned update")
+		u.Fetcher = &f
+	}
 	data, err := u.Fetcher.Get(ctx, sumsURL, 1<<20)
 	if err != nil {
 		return nil, err
