@@ -6,9 +6,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"loams.dev/cli/internal/testbin"
 )
@@ -102,5 +106,89 @@ func chown(t *testing.T, p string) {
 	t.Helper()
 	if err := os.Chown(p, 65534, 65534); err != nil {
 		t.Skipf("cannot give %s to another user here (%v): the multi-user case needs root", p, err)
+	}
+}
+
+// The smoke test of a rollback (and an update) ends when the binary has
+// answered and exited, even if a child of it keeps stdout open.
+func TestRollbackSmokeTestDoesNotWaitForAChildHoldingStdout(t *testing.T) {
+	t.Parallel()
+	home, pidFile := t.TempDir(), filepath.Join(t.TempDir(), "child.pid")
+	chmod(t, home, 0o700)
+	if err := os.MkdirAll(filepath.Join(home, "update"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	kept := filepath.Join(home, "update", "previous-loams")
+	script := "#!/bin/sh\necho '{\"version\":\"0.1.0\"}'\nsleep 60 &\necho $! > '" + pidFile + "'\n"
+	if err := testbin.WriteExecutable(kept, []byte(script)); err != nil {
+		t.Fatal(err)
+	}
+	chmod(t, kept, 0o700)
+	writePrevious(t, home, kept)
+	t.Cleanup(func() { // the lingering child is the test's to end
+		if data, err := os.ReadFile(pidFile); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	bin := installed(t, loamsVersion(t, "0.2.0"))
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LOAMS_HOME=" + home, "LOAMS_NO_UPDATE_NOTIFIER=1"}
+	start := time.Now()
+	_, errOut, code := run(t, env, bin, "update", "--rollback")
+	if took := time.Since(start); code != 0 || took > 20*time.Second {
+		t.Fatalf("rollback: exit %d after %s (the child sleeps 60 s): %s", code, took.Round(time.Second), errOut)
+	}
+}
+
+// Four `loams update` at once: one lock. None fails as `internal`, the
+// loams ends up new, and the kept previous binary is the old one, so a
+// rollback restores the very bytes that were there.
+func TestConcurrentUpdatesKeepTheRollback(t *testing.T) {
+	t.Parallel()
+	newBin, err := os.ReadFile(loamsVersion(t, "0.2.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := loamsVersion(t, "0.1.0")
+	oldBytes, _ := os.ReadFile(old)
+	ch := serveChannel(t, channelOptions{Version: "0.2.0", Binary: newBin})
+	bin := installed(t, old)
+	env := updateEnv(t, "LOAMS_CLI_RELEASES_URL="+ch.URL, "LOAMS_TEST_MINISIGN_KEY="+ch.PublicKey, "LOAMS_NO_UPDATE_NOTIFIER=1")
+	type outcome struct {
+		code   int
+		stderr string
+	}
+	results := make(chan outcome, 4)
+	for range 4 {
+		go func() {
+			cmd := exec.Command(bin, "update", "-o", "json")
+			cmd.Env = env
+			var e bytes.Buffer
+			cmd.Stderr = &e
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				code = -1
+			}
+			results <- outcome{code, e.String()}
+		}()
+	}
+	for range 4 {
+		r := <-results
+		if r.code != 0 && !strings.Contains(r.stderr, "file_conflict") {
+			t.Errorf("exit %d: %s", r.code, r.stderr)
+		}
+	}
+	if v := versionOf(t, bin); v != "0.2.0" {
+		t.Fatalf("after the updates: %s", v)
+	}
+	if _, errOut, code := run(t, env, bin, "update", "--rollback"); code != 0 {
+		t.Fatalf("rollback: %d %s", code, errOut)
+	}
+	if now, _ := os.ReadFile(bin); !bytes.Equal(now, oldBytes) {
+		t.Error("the rollback did not restore the loams that was there before the updates")
 	}
 }

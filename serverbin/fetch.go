@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/safefile"
 )
 
 // Fetcher gets release files over HTTP, retrying transient failures
@@ -138,7 +139,7 @@ func (f *Fetcher) once(ctx context.Context, url string, limit int64, read func(i
 		}
 	}
 	if path, ok := strings.CutPrefix(url, "file://"); ok { // a mirror on disk, for air-gapped installs
-		file, err := os.Open(path)
+		file, err := safefile.OpenRegular(path) // a FIFO must not hold the install (or the update check) forever
 		if err != nil {
 			return errPermanent{notFound(url, err.Error())}
 		}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/url"
@@ -36,6 +37,8 @@ type Updater struct {
 	Current string // its version
 	Warn    func(string)
 	Now     func() time.Time
+
+	exeAtStart os.FileInfo // u.Exe when Update or Rollback began (lock.go)
 }
 
 // Options are the flags of `loams update`.
@@ -70,6 +73,12 @@ func binName() string {
 
 // Update installs the newest release (or o.Version) over u.Exe.
 func (u *Updater) Update(ctx context.Context, o Options) (*Result, error) {
+	u.exeAtStart, _ = os.Stat(u.Exe)
+	unlock, err := u.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	relURL := ReleaseURL(BaseURL(u.Getenv), o.Version)
 	sumsURL := relURL + ChecksumsFile
 	signed, err := u.checkTrust(sumsURL, o.AllowUnsigned)
@@ -142,6 +151,12 @@ func (u *Updater) Update(ctx context.Context, o Options) (*Result, error) {
 // Rollback puts the kept previous binary back, and keeps the one it
 // replaces: a second rollback undoes the first.
 func (u *Updater) Rollback(ctx context.Context) (*Result, error) {
+	u.exeAtStart, _ = os.Stat(u.Exe)
+	unlock, err := u.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	p, err := u.readPrevious()
 	if err != nil {
 		return nil, err
@@ -260,7 +275,13 @@ func smokeTest(ctx context.Context, bin, version string) error {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "version", "--output", "json")
 	cmd.Env = append(os.Environ(), "LOAMS_NO_UPDATE_NOTIFIER=1")
+	// A child of the binary that keeps stdout open must not hold the
+	// smoke test after the binary itself has answered and exited.
+	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
+	if errors.Is(err, exec.ErrWaitDelay) { // it exited 0; only its child lingered
+		err = nil
+	}
 	var v struct{ Version string }
 	if err == nil {
 		err = json.Unmarshal(out, &v)
