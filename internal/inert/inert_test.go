@@ -11,7 +11,7 @@ func TestControlsAreShownNotObeyed(t *testing.T) {
 		"del\x7f":                         `del\x7f`,
 		"csi \u009b2J, nel \u0085":        `csi \u009b2J, nel \u0085`,
 		"bad \x9b byte":                   `bad \x9b byte`,
-		"é, ü, 日本, \u00a0":               "é, ü, 日本, \u00a0",
+		"é, ü, 日本, \u00a0":                "é, ü, 日本, \u00a0",
 	} {
 		if got := String(in); got != want {
 			t.Errorf("String(%q) = %q, want %q", in, got, want)
