@@ -28,7 +28,7 @@ func (u *Updater) readPrevious() (previous, error) {
 	if err := safefile.CheckInHome(u.Home.Dir, file, stakes); err != nil {
 		return p, err
 	}
-	data, err := os.ReadFile(file)
+	data, _, err := safefile.ReadRegular(file, file, 1<<16) // never blocks on a FIFO
 	if err == nil {
 		err = json.Unmarshal(data, &p)
 	}
