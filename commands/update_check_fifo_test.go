@@ -57,3 +57,28 @@ func TestUpdateCheckIsNotHeldByAFIFO(t *testing.T) {
 }
 
 const sums020 = "0000000000000000000000000000000000000000000000000000000000000001  loams_0.2.0_linux_amd64.tar.gz\n"
+
+// servers/current and the probe cache are read only as regular files: a
+// FIFO there must not hold `server list` (nor every stack create).
+func TestServerFilesAreNotHeldByAFIFO(t *testing.T) {
+	t.Parallel()
+	for _, rel := range []string{"servers/current", "cache/server-probe.json"} {
+		t.Run(rel, func(t *testing.T) {
+			home := t.TempDir()
+			p := filepath.Join(home, rel)
+			os.MkdirAll(filepath.Dir(p), 0o700)
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				t.Skipf("cannot make a FIFO here: %v", err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, testbin.Loams(t), "server", "list", "-o", "json")
+			cmd.Env = append(bareEnv(t, "/usr/bin:/bin", "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver")), "LOAMS_HOME="+home)
+			start := time.Now()
+			_ = cmd.Run()
+			if took := time.Since(start); took > 20*time.Second {
+				t.Errorf("server list took %s", took.Round(time.Second))
+			}
+		})
+	}
+}
