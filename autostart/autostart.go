@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf16"
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/safefile"
@@ -191,12 +192,13 @@ func unavailable(p *Platform, u User, detail string) error {
 	return errs.New(errs.ServiceManagerUnavailable, p.Why(u), "%s", msg).With("manager", p.Manager)
 }
 
-// Write puts the registration file in place atomically (0644: service
-// managers read it as the user) and never over a file loams did not write.
-func Write(path string, data []byte) error {
-	if old, err := os.ReadFile(path); err == nil && !ours(old) {
+// Write puts the registration file of stack in place atomically (0644:
+// service managers read it as the user) and never over a file loams did
+// not write for that stack.
+func Write(path, stack string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && !ours(old, stack) {
 		return errs.New(errs.FileConflict, "move "+path+" aside, or remove it if it is not needed, and run the command again",
-			"%s exists and was not written by loams", path).With("path", path)
+			"%s exists and was not written by loams for stack %s", path, stack).With("path", path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return errs.FromOS(err)
@@ -204,14 +206,15 @@ func Write(path string, data []byte) error {
 	return safefile.Write(path, data, 0o644)
 }
 
-// Remove deletes a registration file loams wrote; a missing one is fine.
-func Remove(path string) error {
+// Remove deletes the registration file loams wrote for stack; a missing
+// one is fine, and any other file there is left in place.
+func Remove(path, stack string) error {
 	old, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
 		return nil
 	}
-	if err == nil && !ours(old) {
-		return errs.New(errs.FileConflict, "remove "+path+" yourself if it is not needed", "%s was not written by loams; left in place", path).With("path", path)
+	if err == nil && !ours(old, stack) {
+		return errs.New(errs.FileConflict, "remove "+path+" yourself if it is not needed", "%s was not written by loams for stack %s; left in place", path, stack).With("path", path)
 	}
 	return errs.FromOS(os.Remove(path))
 }
@@ -220,7 +223,33 @@ func Remove(path string) error {
 // a file someone else wrote.
 const Marker = "Written by `loams stack autostart on`"
 
-// ours finds the marker, in UTF-8 or in the UTF-16 of a task file.
-func ours(file []byte) bool {
-	return bytes.Contains(file, []byte(Marker)) || bytes.Contains(file, utf16LE([]byte(Marker))[2:])
+// ours reports whether file is a registration loams wrote for stack, by
+// its content: the header loams puts in its first lines names the marker
+// and this very stack (in UTF-8, or the UTF-16 of a task file). The marker
+// text merely appearing somewhere (a user's own unit quoting it, a unit of
+// another stack) is not enough. The name is the caller's: p.File.
+func ours(file []byte, stack string) bool {
+	text := decodeUTF16(file)
+	head := strings.SplitN(text, "\n", 4)
+	want := Marker + " for stack " + stack
+	for _, l := range head[:min(len(head), 3)] {
+		l = strings.TrimRight(l, "\r")
+		if l == "# "+want+"." || strings.HasPrefix(l, "<!-- "+want+"; ") {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeUTF16 reads a task file's UTF-16LE (with its BOM) as text; other
+// bytes are returned as they are.
+func decodeUTF16(file []byte) string {
+	if !bytes.HasPrefix(file, []byte{0xFF, 0xFE}) {
+		return string(file)
+	}
+	u := make([]uint16, 0, len(file)/2)
+	for i := 2; i+1 < len(file); i += 2 {
+		u = append(u, uint16(file[i])|uint16(file[i+1])<<8)
+	}
+	return string(utf16.Decode(u))
 }

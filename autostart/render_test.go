@@ -35,7 +35,7 @@ func TestProgramReadsBackTheBinary(t *testing.T) {
 		if got := p.Program(p.Bytes(s)); got != s.Loams {
 			t.Errorf("%s: Program = %q, want %q", goos, got, s.Loams)
 		}
-		if !ours(p.Bytes(s)) {
+		if !ours(p.Bytes(s), s.Stack) {
 			t.Errorf("%s: the written file has no marker", goos)
 		}
 	}
@@ -147,22 +147,81 @@ func TestPathsSystemdCannotRunAreRefused(t *testing.T) {
 
 func TestWriteNeverClobbers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sub", "x.service")
-	if err := Write(path, []byte("# "+Marker+"\nA\n")); err != nil {
+	head := "# " + Marker + " for stack dev.\n"
+	if err := Write(path, "dev", []byte(head+"A\n")); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(path, []byte("# "+Marker+"\nB\n")); err != nil {
+	if err := Write(path, "dev", []byte(head+"B\n")); err != nil {
 		t.Fatalf("rewriting our own file: %v", err)
 	}
 	if err := os.WriteFile(path, []byte("[Unit]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(path, []byte("# "+Marker+"\n")); err == nil || !strings.Contains(err.Error(), "not written by loams") {
+	if err := Write(path, "dev", []byte(head)); err == nil || !strings.Contains(err.Error(), "not written by loams") {
 		t.Errorf("overwrote a foreign file: %v", err)
 	}
-	if err := Remove(path); err == nil {
+	if err := Remove(path, "dev"); err == nil {
 		t.Errorf("removed a foreign file")
 	}
 	if b, _ := os.ReadFile(path); string(b) != "[Unit]\n" {
 		t.Errorf("foreign file changed: %q", b)
+	}
+}
+
+// Only a file loams wrote for this stack is ours, by its header: the
+// marker text quoted anywhere else in a user's unit, or a header for
+// another stack, is not enough for `autostart off` to delete it.
+func TestOnlyOurOwnUnitIsRemoved(t *testing.T) {
+	s := service(t)
+	for _, goos := range OSes() {
+		p, _ := For(goos)
+		if !ours(p.Bytes(s), "dev") {
+			t.Errorf("%s: loams's own file is not recognised", goos)
+		}
+		other := s
+		other.Stack = "prod"
+		if ours(p.Bytes(other), "dev") {
+			t.Errorf("%s: stack prod's file taken for dev's", goos)
+		}
+	}
+	for _, foreign := range []string{
+		"[Unit]\nDescription=mine; not " + Marker + " for stack dev.\n",
+		"# my unit\n# copied from one " + Marker + "\n[Service]\nExecStart=/bin/true\n",
+		"[Unit]\n\n\n# " + Marker + " for stack dev.\n",
+	} {
+		path := filepath.Join(t.TempDir(), UnitName("dev"))
+		os.WriteFile(path, []byte(foreign), 0o644)
+		if err := Remove(path, "dev"); err == nil {
+			t.Errorf("removed a user's unit:\n%s", foreign)
+		}
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("the user's unit is gone: %v", err)
+		}
+	}
+}
+
+// An environment value reaches the unit quoted: a newline in LOAMS_SECRETS
+// cannot add a line (a second ExecStartPre=, say), and systemd reads the
+// value back as it was given.
+func TestSystemdEnvironmentCannotAddLines(t *testing.T) {
+	s := service(t)
+	s.Env["LOAMS_SECRETS"] = "file\nExecStartPre=/bin/sh -c 'touch /tmp/pwned'\r\x1b"
+	p, _ := For("linux")
+	unit := string(p.Render(s))
+	for _, line := range strings.Split(unit, "\n") {
+		if strings.HasPrefix(line, "ExecStartPre") || strings.ContainsAny(line, "\r\x1b") {
+			t.Fatalf("the value added or broke a line: %q\n%s", line, unit)
+		}
+	}
+	if !strings.Contains(unit, `Environment="LOAMS_SECRETS=file\nExecStartPre=/bin/sh -c 'touch /tmp/pwned'\x0d\x1b"`) {
+		t.Errorf("not C-escaped inside its quotes:\n%s", unit)
+	}
+	if _, err := exec.LookPath("systemd-analyze"); err != nil {
+		return
+	}
+	path := filepath.Join(t.TempDir(), UnitName(s.Stack))
+	os.WriteFile(path, []byte(unit), 0o644)
+	if out, err := exec.Command("systemd-analyze", "verify", "--man=no", path).CombinedOutput(); err != nil || strings.Contains(string(out), UnitName(s.Stack)) {
+		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
 	}
 }

@@ -91,14 +91,7 @@ func utf16LE(text []byte) []byte {
 var taskCommand = regexp.MustCompile(`<Command>([^<]*)</Command>`)
 
 func taskProgram(file []byte) string {
-	if bytes.HasPrefix(file, []byte{0xFF, 0xFE}) {
-		u := make([]uint16, 0, len(file)/2)
-		for i := 2; i+1 < len(file); i += 2 {
-			u = append(u, uint16(file[i])|uint16(file[i+1])<<8)
-		}
-		file = []byte(string(utf16.Decode(u)))
-	}
-	m := taskCommand.FindSubmatch(file)
+	m := taskCommand.FindSubmatch([]byte(decodeUTF16(file)))
 	if m == nil {
 		return ""
 	}

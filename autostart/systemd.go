@@ -84,10 +84,32 @@ func systemdUnit(s Service) []byte {
 func specifier(v string) string { return strings.ReplaceAll(v, "%", "%%") }
 
 // execQuote is the executable of ExecStart= or an Environment= assignment
-// (neither expands $): double-quoted, with backslash, quote and % escaped.
+// (neither expands $): double-quoted, with backslash, quote and % escaped,
+// and every control character as a C escape systemd reads back (\n,
+// \xNN). A value is never written raw: a newline in LOAMS_SECRETS would
+// otherwise end the line and add one of its own (another ExecStartPre=).
 func execQuote(v string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "%", "%%")
-	return `"` + r.Replace(v) + `"`
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range v {
+		switch {
+		case r == '\\' || r == '"':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '%':
+			b.WriteString("%%")
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 var execStart = regexp.MustCompile(`(?m)^ExecStart="((?:[^"\\]|\\.)*)"`)

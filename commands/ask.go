@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/inert"
 )
 
 // askLine prints question on stderr and reads one line from stdin. It
@@ -22,7 +23,7 @@ func (f *Factory) askLine(question string) (string, error) {
 		// process before Main has installed it.
 		<-f.signalsReady
 	}
-	fmt.Fprint(f.IO.ErrOut, question)
+	fmt.Fprint(f.IO.ErrOut, inert.String(question)) // it may show a URL a manifest gave
 	type answer struct {
 		line string
 		err  error
@@ -93,7 +94,7 @@ func (f *Factory) askYes(question string, def bool) (bool, error) {
 // askChoice offers numbered options and returns the index chosen.
 func (f *Factory) askChoice(question string, options []string) (int, error) {
 	for i, o := range options {
-		fmt.Fprintf(f.IO.ErrOut, "  %d) %s\n", i+1, o)
+		fmt.Fprintf(f.IO.ErrOut, "  %d) %s\n", i+1, inert.String(o))
 	}
 	for {
 		ans, err := f.askLine(fmt.Sprintf("%s [1-%d] ", question, len(options)))

@@ -173,7 +173,7 @@ func (f *Factory) autostartOff(ctx context.Context, r *registration) error {
 	if err := r.run.RunAll(ctx, r.p, r.p.Off(r.u, r.s, r.file)); err != nil {
 		f.Notice("%v", err)
 	}
-	if err := autostart.Remove(r.file); err != nil {
+	if err := autostart.Remove(r.file, r.s.Stack); err != nil {
 		return err
 	}
 	if r.p.AfterOff != nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/agents"
+	"loams.dev/cli/internal/inert"
 	"loams.dev/cli/internal/output"
 	"loams.dev/cli/internal/shellquote"
 )
@@ -19,7 +20,7 @@ func (f *Factory) notes(notes []string) {
 		return
 	}
 	for _, n := range notes {
-		fmt.Fprintf(f.IO.ErrOut, "note: %s\n", n)
+		fmt.Fprintf(f.IO.ErrOut, "note: %s\n", inert.String(n))
 	}
 }
 

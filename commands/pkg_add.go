@@ -11,6 +11,7 @@ import (
 
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/inert"
 	"loams.dev/cli/internal/output"
 	"loams.dev/cli/internal/shellquote"
 	"loams.dev/cli/pkgadd"
@@ -107,7 +108,7 @@ func runPkgAdd(ctx context.Context, f *Factory, opts *pkgAddOptions) error {
 	}
 	if !f.JSON() {
 		for _, n := range res.Notes {
-			fmt.Fprintf(f.IO.ErrOut, "note: %s\n", n)
+			fmt.Fprintf(f.IO.ErrOut, "note: %s\n", inert.String(n)) // it may name a path of the repository
 		}
 	}
 	return f.Printer().Print(pkgAddView(res))

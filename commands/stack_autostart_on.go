@@ -119,11 +119,11 @@ func (f *Factory) autostartOn(ctx context.Context, r *registration, wait time.Du
 	if log, err := stack.OpenLog(sv.Home, r.s.Stack); err == nil {
 		log.Close()
 	}
-	if err := autostart.Write(r.file, r.p.Bytes(r.s)); err != nil {
+	if err := autostart.Write(r.file, r.s.Stack, r.p.Bytes(r.s)); err != nil {
 		return nil, err
 	}
 	if err := r.run.RunAll(ctx, r.p, r.p.On(r.u, r.s, r.file)); err != nil {
-		_ = autostart.Remove(r.file)
+		_ = autostart.Remove(r.file, r.s.Stack)
 		return nil, err
 	}
 	var d *stack.Description

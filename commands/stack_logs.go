@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/inert"
 	"loams.dev/cli/internal/output"
 	"loams.dev/cli/internal/redact"
 	"loams.dev/cli/stack"
@@ -65,7 +66,7 @@ func runStackLogs(ctx context.Context, f *Factory, opts *stackLogsOptions) error
 	if err := f.Printer().Print(output.View{JSON: map[string]any{"lines": tail}, Raw: raw}); err != nil || !opts.Follow {
 		return err
 	}
-	return followFile(ctx, d.LogPath, redact.Writer{W: f.IO.Out}) // a server may print its key
+	return followFile(ctx, d.LogPath, redact.Writer{W: inert.Writer{W: f.IO.Out}}) // a server may print its key, or escapes
 }
 
 // followFile copies what is appended to path until ctx ends (Ctrl-C), in

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"loams.dev/cli/internal/inert"
 	"loams.dev/cli/internal/output"
 )
 
@@ -23,7 +24,7 @@ type warningLog struct {
 func (f *Factory) warn(format string, args ...any) {
 	line := fmt.Sprintf(format, args...)
 	if !f.JSON() {
-		f.IO.Say("warning: %s", line)
+		f.IO.Say("warning: %s", inert.String(line)) // it may quote a file loams did not write
 		return
 	}
 	f.warnings.mu.Lock()

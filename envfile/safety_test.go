@@ -334,7 +334,9 @@ func TestGitignoreEditIsUndoneWithItsMode(t *testing.T) {
 func TestKeyNeverGoesToAShellSourcedOrGitFile(t *testing.T) {
 	t.Parallel()
 	proj := gitRepo(t, map[string]string{"README.md": "x\n"})
-	for _, p := range []string{".envrc.local", ".envrc.private", ".env.bashrc", ".env.zshrc", ".git/.env.loams", ".git/hooks/.env"} {
+	for _, p := range []string{".envrc.local", ".envrc.private", ".env.bashrc", ".env.zshrc", ".git/.env.loams", ".git/hooks/.env",
+		".env.zshenv", ".env.profile", ".env.bash_profile", ".env.login", ".env.SH", ".GIT/.env", ".Git./.env", "GIT~1/.env"} {
+		os.MkdirAll(filepath.Join(proj, filepath.Dir(p)), 0o755) // a missing directory must not be why it is refused
 		before := snapshot(t, proj)
 		_, err := ExportForAgent(context.Background(), devStack(), AgentRequest{ProjectDir: proj, Path: p, Version: "0.1.0", Now: at})
 		if !errs.Is(err, errs.Forbidden) {

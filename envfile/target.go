@@ -44,15 +44,26 @@ func (s Stack) blockLabel() string {
 }
 
 // FileTarget reads the target the .env.loams at path was written for; ""
-// when the file is absent or has no loams header.
+// when the file is absent or has no loams header. The header is looked
+// for in the whole opening block of comments and blank lines, after a
+// byte-order mark: an editor's BOM or a comment someone put above the
+// header must not hide it, or the file would be silently re-pointed.
 func FileTarget(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return ""
 	}
-	first, _, _ := strings.Cut(string(b), "\n")
-	t, _ := writtenFor(first)
-	return t
+	text := strings.TrimPrefix(string(b), "\ufeff")
+	for line := range strings.SplitSeq(text, "\n") {
+		l := strings.TrimSpace(line)
+		if l != "" && !strings.HasPrefix(l, "#") {
+			break // the header block ends at the first variable
+		}
+		if t, ok := writtenFor(l); ok {
+			return t
+		}
+	}
+	return ""
 }
 
 // checkWriteTarget refuses to replace a file written for another target.

@@ -33,9 +33,10 @@ type Access struct {
 func ToolNames() []string { return slices.Clone(toolNames) }
 
 // ParseAccess turns the flags into an Access: --read-only, or --tools
-// with a comma-separated list of names (each one of the eight).
+// with a comma-separated list of names (each one of the eight). Only an
+// absent list ("") means all tools: a blank one (" ", ",") names none and
+// is a usage error, never a quiet way to expose all eight.
 func ParseAccess(readOnly bool, tools string) (Access, error) {
-	tools = strings.TrimSpace(tools)
 	switch {
 	case readOnly && tools != "":
 		return Access{}, errs.New(errs.Usage, "pass either --read-only or --tools NAME,…",

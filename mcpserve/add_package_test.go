@@ -35,3 +35,26 @@ func TestAddPackageLanguageArgument(t *testing.T) {
 		t.Fatalf("cobol: %v", out)
 	}
 }
+
+// The MCP face of pkg add's venv rule: a .venv that links out of the
+// project (to /usr, say) is never run by add_package; the result names
+// the venv it ignored and why.
+func TestAddPackageIgnoresAVenvOutsideTheProject(t *testing.T) {
+	t.Parallel()
+	a := newAgent(t)
+	os.WriteFile(filepath.Join(a.project, "requirements.txt"), []byte("flask\n"), 0o644)
+	outside, marker := t.TempDir(), filepath.Join(t.TempDir(), "ran")
+	os.MkdirAll(filepath.Join(outside, "bin"), 0o755)
+	os.WriteFile(filepath.Join(outside, "pyvenv.cfg"), []byte("home = /usr/bin\n"), 0o644)
+	os.WriteFile(filepath.Join(outside, "bin", "python"), []byte("#!/bin/sh\ntouch '"+marker+"'\n"), 0o755)
+	if err := os.Symlink(outside, filepath.Join(a.project, ".venv")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	out, isErr := a.call("add_package", map[string]any{"package": "qdrant", "language": "python"})
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the python outside the project was run")
+	}
+	if !isErr || out["error"] != "ecosystem_unsupported" || !strings.Contains(mustJSON(out), "outside the project") {
+		t.Fatalf("want ecosystem_unsupported naming the ignored venv: %v", out)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"loams.dev/cli/internal/inert"
 	"loams.dev/cli/internal/redact"
 )
 
@@ -61,12 +62,16 @@ func (h fanout) Enabled(ctx context.Context, l slog.Level) bool {
 	return false
 }
 
-// Handle writes r, with every known secret redacted, to each handler.
+// Handle writes r, with every known secret redacted and every control
+// character escaped (a log line quotes what clients and servers sent, and
+// someone will `tail -f` it on a terminal: internal/inert), to each handler.
 func (h fanout) Handle(ctx context.Context, r slog.Record) error {
-	clean := slog.NewRecord(r.Time, r.Level, redact.String(r.Message), r.PC)
+	clean := slog.NewRecord(r.Time, r.Level, inert.String(redact.String(r.Message)), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Value.Kind() == slog.KindString {
-			a.Value = slog.StringValue(redact.String(a.Value.String()))
+			a.Value = slog.StringValue(inert.String(redact.String(a.Value.String())))
+		} else if err, ok := a.Value.Any().(error); ok && a.Value.Kind() == slog.KindAny {
+			a.Value = slog.StringValue(inert.String(redact.String(err.Error())))
 		}
 		clean.AddAttrs(a)
 		return true

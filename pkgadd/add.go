@@ -162,6 +162,7 @@ func plan(req Request, pick Found, unknown []string) (*Plan, error) {
 		} else {
 			p.Notes = append(p.Notes, "no virtual environment in the project: create one with `python3 -m venv .venv` (loams never installs into the system Python)")
 		}
+		p.Notes = append(p.Notes, pick.VenvIgnored...)
 	} else {
 		p.Path = lookPath(pick.Name, req.Getenv("PATH"))
 	}

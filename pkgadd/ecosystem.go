@@ -81,6 +81,9 @@ type Found struct {
 	// Venv is the virtual environment pip installs into (pip only; ""
 	// when the project has none yet).
 	Venv string
+	// VenvIgnored says which of the project's venvs were not used, and
+	// why (untrustedVenv).
+	VenvIgnored []string
 }
 
 var toolUV = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\[\s*tool\.uv[\].]`) })

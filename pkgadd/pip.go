@@ -40,8 +40,14 @@ func pipFound(dir string, getenv func(string) string) Found {
 	for _, d := range venvDirs {
 		cands = append(cands, filepath.Join(dir, d))
 	}
-	for _, c := range cands {
+	for i, c := range cands {
 		if fi, err := os.Stat(venvPython(c)); err == nil && !fi.IsDir() {
+			if activated := i == 0 && len(cands) > len(venvDirs); !activated {
+				if why := untrustedVenv(dir, c); why != "" {
+					f.VenvIgnored = append(f.VenvIgnored, "ignored "+c+": "+why)
+					continue
+				}
+			}
 			f.Venv = c
 			if rel, err := filepath.Rel(dir, c); err == nil && !strings.HasPrefix(rel, "..") {
 				f.Marker = filepath.ToSlash(rel)

@@ -41,6 +41,9 @@ func fakeVenv(t *testing.T, dir, name string) string {
 	if err := os.WriteFile(py, nil, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, name, "pyvenv.cfg"), []byte("home = /usr/bin\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return filepath.Join(dir, name)
 }
 

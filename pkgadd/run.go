@@ -49,10 +49,14 @@ func Run(ctx context.Context, p *Plan, req Request) (*Result, error) {
 	if p.Path == "" {
 		if p.Name == "pip" {
 			own := append([]string{"python3"}, p.Argv[1:]...)
+			none := "no virtual environment (.venv, venv or $VIRTUAL_ENV)"
+			if len(p.VenvIgnored) > 0 {
+				none = "no virtual environment loams may run (" + strings.Join(p.VenvIgnored, "; ") + ")"
+			}
 			return nil, errs.New(errs.EcosystemUnsupported,
 				"create one with `python3 -m venv .venv` and run the command again; or run `"+shellquote.Join(own)+"` yourself in the environment you want",
-				"%s has no virtual environment (.venv, venv or $VIRTUAL_ENV), and loams never installs into the system Python", p.Dir).
-				With("project_dir", p.Dir).With("command", p.Argv).
+				"%s has %s, and loams never installs into the system Python", p.Dir, none).
+				With("project_dir", p.Dir).With("command", p.Argv).With("ignored", p.VenvIgnored).
 				ForAgent(errs.AskUser("python3 -m venv .venv") + ", then call add_package again")
 		}
 		return nil, errs.New(errs.EcosystemUnsupported, p.Install, "%s is not installed (looked on PATH)", p.Name).

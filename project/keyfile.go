@@ -27,7 +27,7 @@ var executed = map[string]string{
 // executedPatterns catch the names the table cannot list: direnv's own
 // variants (.envrc.local, sourced by source_env_if_exists) and any rc
 // file (.bashrc, .zshrc, .env.bashrc: a shell or a tool reads it at
-// start). A pattern, then the tool.
+// start). A pattern (given the lower-cased name), then the tool.
 var executedPatterns = []struct {
 	match func(name string) bool
 	tool  string
@@ -85,9 +85,17 @@ func CheckKeyFile(ctx context.Context, given, real string) error {
 	return nil
 }
 
+// executedBy is the one rule for names a tool runs or sources. It compares
+// case-insensitively (macOS and Windows file systems fold case, so
+// `.ZSHENV` is .zshenv there, and `.env.SH` is a script anywhere), and a
+// name ending in one of the table's names (`.env.zshenv`, `.env.profile`)
+// is refused like the name itself.
 func executedBy(name string) (string, bool) {
-	if tool, ok := executed[name]; ok {
-		return tool, true
+	name = strings.ToLower(name)
+	for file, tool := range executed {
+		if name == file || strings.HasSuffix(name, file) {
+			return tool, true
+		}
 	}
 	for _, p := range executedPatterns {
 		if p.match(name) {
@@ -99,7 +107,28 @@ func executedBy(name string) (string, bool) {
 }
 
 // insideGit reports a path with a .git element: the repository's own
-// files (hooks run from there), never a place for the key.
+// files (hooks run from there), never a place for the key. An element is
+// .git as the file systems git itself guards against read it (git's
+// is_hfs_dotgit and is_ntfs_dotgit): any case, trailing dots and spaces
+// (Windows drops them), the 8.3 short name GIT~1, and the code points
+// HFS+ ignores.
 func insideGit(real string) bool {
-	return slices.Contains(strings.Split(filepath.ToSlash(real), "/"), ".git")
+	return slices.ContainsFunc(strings.Split(filepath.ToSlash(real), "/"), isDotGit)
+}
+
+func isDotGit(elem string) bool {
+	e := strings.Map(func(r rune) rune {
+		if hfsIgnorable(r) {
+			return -1
+		}
+		return r
+	}, strings.ToLower(elem))
+	e = strings.TrimRight(e, ". ")
+	return e == ".git" || e == "git~1"
+}
+
+// hfsIgnorable are the code points HFS+ drops from names when it compares
+// them (zero-width joiners, direction marks, BOM).
+func hfsIgnorable(r rune) bool {
+	return r >= 0x200c && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x206a && r <= 0x206f || r == 0xfeff
 }

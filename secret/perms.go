@@ -15,7 +15,9 @@ import (
 // endpoint at a host of theirs and receive the key with the next request.
 // Paths that do not exist are skipped (a keyring-held key has no file).
 func checkProfilePaths(h home.Home, profile string) error {
-	dir := filepath.Join(h.Dir, "profiles", profile)
-	return safefile.CheckPrivate([]string{h.Dir, h.Config(), filepath.Dir(dir), dir, filepath.Join(dir, "secrets"), filepath.Join(dir, "secrets", "api_key")},
-		true, fmt.Sprintf("loams will not use the key of profile %q", profile))
+	stakes := fmt.Sprintf("loams will not use the key of profile %q", profile)
+	if err := safefile.CheckInHome(h.Dir, h.Config(), stakes); err != nil {
+		return err
+	}
+	return safefile.CheckInHome(h.Dir, filepath.Join(h.Dir, "profiles", profile, "secrets", "api_key"), stakes)
 }

@@ -1,11 +1,11 @@
 package serverbin
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/safefile"
 )
 
 // ServersDir is where `loams server install` puts servers:
@@ -16,7 +16,7 @@ func currentFile(h home.Home) string { return filepath.Join(ServersDir(h), "curr
 
 // Current is the path of the installed server marked current, "" if none.
 func Current(h home.Home) string {
-	data, err := os.ReadFile(currentFile(h))
+	data, _, err := safefile.ReadRegular(currentFile(h), currentFile(h), 1<<12)
 	if err != nil {
 		return ""
 	}

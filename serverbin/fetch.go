@@ -7,11 +7,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"strings"
 	"time"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/safefile"
 )
 
 // Fetcher gets release files over HTTP, retrying transient failures
@@ -23,6 +25,9 @@ type Fetcher struct {
 	Retries int           // attempts after the first; 0 = 3
 	Backoff time.Duration // first wait, doubled each time; 0 = 500 ms
 	Idle    time.Duration // longest wait for the next byte; 0 = DefaultIdle
+	// Rule, when set, is checked on every URL and redirect before it is
+	// fetched (RequireHTTPS for what no signature protects).
+	Rule HopRule
 }
 
 // DefaultIdle is how long a download may send nothing before it is
@@ -32,12 +37,14 @@ const DefaultIdle = 30 * time.Second
 
 func (f *Fetcher) client() *http.Client {
 	if f.Client != nil {
-		return f.Client
+		c := *f.Client
+		c.CheckRedirect = f.checkRedirect
+		return &c
 	}
 	// No overall timeout: the idle watchdog bounds a stalled body, and a
 	// large archive on a slow link may rightly take long.
-	return &http.Client{Transport: &http.Transport{
-		Proxy: http.ProxyFromEnvironment, DialContext: (&net.Dialer{Timeout: 15 * time.Second}).DialContext,
+	return &http.Client{CheckRedirect: f.checkRedirect, Transport: &http.Transport{
+		Proxy: proxy, DialContext: (&net.Dialer{Timeout: 15 * time.Second}).DialContext,
 		TLSHandshakeTimeout: 15 * time.Second}}
 }
 
@@ -122,8 +129,17 @@ func (f *Fetcher) retry(ctx context.Context, url string, limit int64, read func(
 }
 
 func (f *Fetcher) once(ctx context.Context, url string, limit int64, read func(io.Reader) error) error {
+	if f.Rule != nil {
+		u, err := neturl.Parse(url)
+		if err != nil {
+			return errPermanent{errs.New(errs.Usage, "give an http(s) URL", "bad URL %q: %v", url, err)}
+		}
+		if err := f.Rule(u); err != nil {
+			return errPermanent{err}
+		}
+	}
 	if path, ok := strings.CutPrefix(url, "file://"); ok { // a mirror on disk, for air-gapped installs
-		file, err := os.Open(path)
+		file, err := safefile.OpenRegular(path) // a FIFO must not hold the install (or the update check) forever
 		if err != nil {
 			return errPermanent{notFound(url, err.Error())}
 		}
@@ -144,6 +160,9 @@ func (f *Fetcher) once(ctx context.Context, url string, limit int64, read func(i
 		return errPermanent{errs.New(errs.Usage, "give an http(s) URL", "bad URL %q: %v", url, err)}
 	}
 	resp, err := f.client().Do(req)
+	if e := (*errs.Error)(nil); errors.As(err, &e) { // a redirect the rule refused
+		return errPermanent{e}
+	}
 	if err != nil {
 		return f.stallOr(ctx, stalled, url, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/safefile"
 )
 
 // Finder looks for the server in the spec's order (server.md, "Finding
@@ -39,7 +40,8 @@ type Candidate struct {
 	SkippedBecause string  `json:"skipped_because"`
 	Binary         *Binary `json:"-"`
 	explicit       bool
-	notCurrent     bool // installed by `server install`, but another one is current
+	notCurrent     bool  // installed by `server install`, but another one is current
+	unsafe         error // unsafe_permissions: another user could have chosen or changed it
 }
 
 // Source names, as `server list` shows them.
@@ -120,6 +122,9 @@ func (f *Finder) Candidates() []Candidate {
 func (f *Finder) Find(ctx context.Context) (*Binary, Candidate, error) {
 	for _, c := range f.Candidates() {
 		c = f.examine(ctx, c)
+		if c.unsafe != nil && !c.notCurrent {
+			return nil, c, c.unsafe
+		}
 		if c.explicit && !c.IsServer {
 			return nil, c, f.explicitError(c)
 		}
@@ -160,6 +165,10 @@ func (f *Finder) examine(ctx context.Context, c Candidate) Candidate {
 		c.SkippedBecause = "this is the loams CLI itself, not the server"
 		return c
 	}
+	if err := f.checkTrusted(c); err != nil {
+		c.SkippedBecause, c.unsafe = err.Error(), err
+		return c
+	}
 	if c.notCurrent {
 		c.SkippedBecause = "installed, not current (`loams server remove` deletes it)"
 		if b, err := Probe(ctx, f.Home, c.Path); err == nil {
@@ -177,6 +186,28 @@ func (f *Finder) examine(ctx context.Context, c Candidate) Candidate {
 		c.SkippedBecause = "not a Loams server: " + b.Why
 	}
 	return c
+}
+
+// checkTrusted refuses, before anything is run, a candidate another local
+// user could have chosen: the profile's server_binary when config.toml (or
+// LOAMS_HOME) is theirs to write, the installed server when servers/current
+// is, and any binary inside LOAMS_HOME (servers/) whose file or directories
+// are (safefile.CheckInHome, the one rule).
+func (f *Finder) checkTrusted(c Candidate) error {
+	const stakes = "loams will not run the server it names"
+	switch c.Source {
+	case SourceProfile:
+		if err := safefile.CheckInHome(f.Home.Dir, f.Home.Config(), stakes); err != nil {
+			return err
+		}
+	case SourceInstalled:
+		if !c.notCurrent {
+			if err := safefile.CheckInHome(f.Home.Dir, currentFile(f.Home), stakes); err != nil {
+				return err
+			}
+		}
+	}
+	return safefile.CheckInHome(f.Home.Dir, c.Path, "loams will not run it")
 }
 
 func (f *Finder) explicitError(c Candidate) error {

@@ -91,6 +91,11 @@ func (in *Installer) Install(ctx context.Context, o InstallOptions) (*Receipt, e
 	}
 	relURL := ReleaseURL(base, o.Version)
 	manifestURL := relURL + "loams-release.json"
+	if len(in.Keys) == 0 {
+		// Nothing can be verified: only HTTPS (or this machine) protects
+		// the manifest's SHA-256, on every hop, before any connection.
+		in.withRule(RequireHTTPS("an unsigned release", "use an https:// LOAMS_RELEASES_URL (or a release on this machine)"))
+	}
 	// The manifest first: whether a release exists at all is the first
 	// thing the user needs to know, before any question of keys.
 	data, err := in.Fetcher.Get(ctx, manifestURL, 1<<20)
@@ -153,6 +158,16 @@ func (in *Installer) Install(ctx context.Context, o InstallOptions) (*Receipt, e
 	}
 	r := &Receipt{Version: m.Version, Variant: a.Variant, Target: a.Target, SourceURL: artURL, SHA256: a.SHA256, Signed: signed}
 	return in.finish(ctx, staging, archive, r)
+}
+
+// withRule makes the installer's fetches (and their redirects) obey r.
+func (in *Installer) withRule(r HopRule) {
+	f := Fetcher{}
+	if in.Fetcher != nil {
+		f = *in.Fetcher
+	}
+	f.Rule = r
+	in.Fetcher = &f
 }
 
 // alreadyInstalled finds this very artifact installed (same SHA-256):

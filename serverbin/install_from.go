@@ -25,6 +25,12 @@ func (in *Installer) installFrom(ctx context.Context, o InstallOptions) (*Receip
 	r := &Receipt{Variant: o.Variant, Target: Target(in.GOOS, in.GOARCH), SourceURL: src}
 	local := filepath.Join(staging, "download")
 	if u, err := url.Parse(src); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+		// No manifest, no signature: HTTPS (or this machine) is all that
+		// stands between the download and what runs, on every hop.
+		in.withRule(RequireHTTPS("a --from download", "give --from an https:// URL, or download the file and give its path"))
+		if err := in.Fetcher.Rule(u); err != nil {
+			return nil, err
+		}
 		if err := in.Consent(src, -1); err != nil {
 			return nil, err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/safefile"
 )
 
 // Installed lists the receipts under servers/, newest version first.
@@ -17,7 +18,7 @@ func Installed(h home.Home) []Receipt {
 	var out []Receipt
 	matches, _ := filepath.Glob(filepath.Join(ServersDir(h), "*", "*", "receipt.json"))
 	for _, m := range matches {
-		data, err := os.ReadFile(m)
+		data, _, err := safefile.ReadRegular(m, m, 1<<16)
 		var r Receipt
 		if err == nil && json.Unmarshal(data, &r) == nil {
 			r.Path = filepath.Join(filepath.Dir(m), "loams") // where it is now, should LOAMS_HOME have moved

@@ -70,7 +70,7 @@ func Probe(ctx context.Context, h home.Home, path string) (*Binary, error) {
 	key := path + "|" + fi.ModTime().UTC().Format(time.RFC3339Nano) + "|" + strconv.FormatInt(fi.Size(), 10)
 	cachePath := filepath.Join(h.Dir, "cache", "server-probe.json")
 	var cache []cacheEntry
-	if data, err := os.ReadFile(cachePath); err == nil {
+	if data, _, err := safefile.ReadRegular(cachePath, cachePath, 1<<20); err == nil {
 		_ = json.Unmarshal(data, &cache)
 	}
 	for _, e := range cache {

@@ -11,9 +11,16 @@ import (
 // stacks/, the stack's directory and stack.toml must belong to this user
 // (or root) and be writable by no one else. Otherwise another local user
 // could have pointed server_binary at a script of theirs, and the next
-// start would hand it the stack's key.
+// start would hand it the stack's key. A server_binary inside LOAMS_HOME
+// (one `loams server install` put under servers/) is held to the same rule.
 func (s *Spec) checkSafe() error {
-	stacks := filepath.Dir(s.dir)
-	return safefile.CheckPrivate([]string{filepath.Dir(stacks), stacks, s.dir, filepath.Join(s.dir, "stack.toml")},
-		false, "loams will not run what it names or read its key")
+	home := filepath.Dir(filepath.Dir(s.dir))
+	const stakes = "loams will not run what it names or read its key"
+	if err := safefile.CheckInHome(home, filepath.Join(s.dir, "stack.toml"), stakes); err != nil {
+		return err
+	}
+	if s.ServerBinary == "" {
+		return nil
+	}
+	return safefile.CheckInHome(home, s.ServerBinary, "loams will not run it")
 }

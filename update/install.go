@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/url"
@@ -20,7 +21,6 @@ import (
 	"loams.dev/cli/internal/archive"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/safefile"
 	"loams.dev/cli/serverbin"
 )
 
@@ -36,6 +36,8 @@ type Updater struct {
 	Current string // its version
 	Warn    func(string)
 	Now     func() time.Time
+
+	exeAtStart os.FileInfo // u.Exe when Update or Rollback began (lock.go)
 }
 
 // Options are the flags of `loams update`.
@@ -54,12 +56,6 @@ type Result struct {
 	UpToDate bool   `json:"up_to_date,omitempty"`
 }
 
-// previous is $LOAMS_HOME/update/previous.json, beside the kept binary.
-type previous struct {
-	Version string `json:"version"`
-	Binary  string `json:"binary"`
-}
-
 func (u *Updater) previousDir() string { return filepath.Join(u.Home.Dir, "update") }
 func binName() string {
 	if runtime.GOOS == "windows" {
@@ -70,11 +66,22 @@ func binName() string {
 
 // Update installs the newest release (or o.Version) over u.Exe.
 func (u *Updater) Update(ctx context.Context, o Options) (*Result, error) {
+	u.exeAtStart, _ = os.Stat(u.Exe)
+	unlock, err := u.lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	relURL := ReleaseURL(BaseURL(u.Getenv), o.Version)
 	sumsURL := relURL + ChecksumsFile
 	signed, err := u.checkTrust(sumsURL, o.AllowUnsigned)
 	if err != nil {
 		return nil, err
+	}
+	if !signed { // every hop of an unsigned update obeys the rule checkTrust applied to the first
+		f := *u.Fetcher
+		f.Rule = serverbin.RequireHTTPS("an unsigned release", "use an https:// LOAMS_CLI_RELEASES_URL for an unsigned update")
+		u.Fetcher = &f
 	}
 	data, err := u.Fetcher.Get(ctx, sumsURL, 1<<20)
 	if err != nil {
@@ -137,14 +144,15 @@ func (u *Updater) Update(ctx context.Context, o Options) (*Result, error) {
 // Rollback puts the kept previous binary back, and keeps the one it
 // replaces: a second rollback undoes the first.
 func (u *Updater) Rollback(ctx context.Context) (*Result, error) {
-	var p previous
-	data, err := os.ReadFile(filepath.Join(u.previousDir(), "previous.json"))
-	if err == nil {
-		err = json.Unmarshal(data, &p)
+	u.exeAtStart, _ = os.Stat(u.Exe)
+	unlock, err := u.lock(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if err != nil || !isFile(p.Binary) {
-		return nil, errs.New(errs.ServerBinaryNotFound, "`loams update --rollback` works after a `loams update`",
-			"no previous loams is kept in %s", u.previousDir()).With("path", u.previousDir())
+	defer unlock()
+	p, err := u.readPrevious()
+	if err != nil {
+		return nil, err
 	}
 	if err := smokeTest(ctx, p.Binary, p.Version); err != nil {
 		return nil, err
@@ -163,26 +171,6 @@ func (u *Updater) Rollback(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	return &Result{From: u.Current, To: p.Version, Path: u.Exe, Previous: kept}, replace(u.Exe, bin)
-}
-
-// keep copies the running binary to $LOAMS_HOME/update/ before it is
-// replaced (a copy: LOAMS_HOME may be on another file system).
-func (u *Updater) keep(exe, version string) (string, error) {
-	dir := u.previousDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", errs.FromOS(err)
-	}
-	dest := filepath.Join(dir, "previous-"+binName())
-	tmp := dest + ".tmp"
-	_ = os.Remove(tmp)
-	if err := copyExec(exe, tmp); err != nil {
-		return "", err
-	}
-	if err := os.Rename(tmp, dest); err != nil {
-		return "", errs.FromOS(err)
-	}
-	data, _ := json.Marshal(previous{Version: version, Binary: dest})
-	return dest, safefile.Write(filepath.Join(dir, "previous.json"), append(data, '\n'), 0o600)
 }
 
 // maxArchive caps a CLI archive download: checksums.txt states no size,
@@ -222,7 +210,13 @@ func smokeTest(ctx context.Context, bin, version string) error {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "version", "--output", "json")
 	cmd.Env = append(os.Environ(), "LOAMS_NO_UPDATE_NOTIFIER=1")
+	// A child of the binary that keeps stdout open must not hold the
+	// smoke test after the binary itself has answered and exited.
+	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
+	if errors.Is(err, exec.ErrWaitDelay) { // it exited 0; only its child lingered
+		err = nil
+	}
 	var v struct{ Version string }
 	if err == nil {
 		err = json.Unmarshal(out, &v)

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/safefile"
 	"loams.dev/cli/serverbin"
 )
 
@@ -36,10 +38,17 @@ type State struct {
 // StatePath is where the state lives.
 func StatePath(h home.Home) string { return filepath.Join(h.Dir, "update-check.json") }
 
-// ReadState reads the state; a missing or broken file is a blank state.
+// ReadState reads the state; a missing or broken file is a blank state,
+// and so is anything but a regular file (a FIFO there must not hold every
+// command, nor the detached check, forever).
 func ReadState(path string) State {
 	var s State
-	if data, err := os.ReadFile(path); err == nil {
+	f, err := safefile.OpenRegular(path)
+	if err != nil {
+		return s
+	}
+	defer f.Close()
+	if data, err := io.ReadAll(io.LimitReader(f, 1<<16)); err == nil {
 		_ = json.Unmarshal(data, &s)
 	}
 	return s
@@ -121,9 +130,22 @@ func Notice(latest, current string, kind Kind) string {
 }
 
 // BackgroundCheck asks the channel for the newest version and records it.
+// It returns by CheckTimeout (and a little for the state file) whatever
+// happens: nobody waits for a detached check, so nothing may hold it.
 func BackgroundCheck(ctx context.Context, h home.Home, base string, f *serverbin.Fetcher, now func() time.Time) error {
 	ctx, cancel := context.WithTimeout(ctx, CheckTimeout)
 	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- check(ctx, h, base, f, now) }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(CheckTimeout + 2*time.Second):
+		return fmt.Errorf("the update check did not finish within %s", CheckTimeout)
+	}
+}
+
+func check(ctx context.Context, h home.Home, base string, f *serverbin.Fetcher, now func() time.Time) error {
 	latest, err := Latest(ctx, base, f)
 	s := ReadState(StatePath(h))
 	s.CheckedAt, s.Error = now(), ""

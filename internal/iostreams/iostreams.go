@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/term"
+
+	"loams.dev/cli/internal/inert"
 )
 
 // IOStreams carries the process's standard streams and what they are.
@@ -63,7 +65,8 @@ func (s *IOStreams) Notice(format string, args ...any) {
 		// The spinner redraws itself on the next line at its next tick.
 		fmt.Fprint(s.ErrOut, "\r\033[K")
 	}
-	fmt.Fprintf(s.ErrOut, format+"\n", args...)
+	// A notice may quote a server (its version, its log tail): inert.
+	fmt.Fprintln(s.ErrOut, inert.String(fmt.Sprintf(format, args...)))
 }
 
 // Say prints a line on stderr whether or not it is a terminal (what a

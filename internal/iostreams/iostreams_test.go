@@ -86,3 +86,13 @@ func waitUntil(t *testing.T, cond func() bool) {
 		}
 	}
 }
+
+// A notice may quote a server's version or log tail: its controls are
+// shown, not sent to the terminal.
+func TestNoticeIsInert(t *testing.T) {
+	var errOut testbin.Buffer
+	(&IOStreams{ErrOut: &errOut, StderrTTY: true}).Notice("last lines:\n%s", "boom\x1b]52;c;ZXZpbA==\x07\u009b2J")
+	if got := errOut.String(); got != "last lines:\nboom\\x1b]52;c;ZXZpbA==\\x07\\u009b2J\n" {
+		t.Fatalf("got %q", got)
+	}
+}

@@ -15,6 +15,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/inert"
+	"loams.dev/cli/internal/plainjson"
 	"loams.dev/cli/internal/redact"
 )
 
@@ -107,8 +109,13 @@ func NewPrinter(format Format, out io.Writer, color bool) *Printer {
 	}}
 }
 
-// Print renders v.
+// Print renders v. Table and text show every cell and Raw inert (controls
+// escaped, internal/inert): a value may come from a server, a file loams
+// did not write or a log, and reaches a terminal.
 func (p *Printer) Print(v View) error {
+	if p.Format != JSON {
+		v = inertView(v)
+	}
 	switch p.Format {
 	case JSON:
 		if p.Warnings != nil {
@@ -147,6 +154,23 @@ func (p *Printer) Print(v View) error {
 	return p.table(v.Header, v.Rows, v.Wrap)
 }
 
+func inertView(v View) View {
+	v.Raw, v.Empty = inert.String(v.Raw), inert.String(v.Empty)
+	v.Header = inert.Strings(v.Header)
+	rows := func(rs [][]string) [][]string {
+		if rs == nil {
+			return nil
+		}
+		out := make([][]string, len(rs))
+		for i, r := range rs {
+			out[i] = inert.Strings(r)
+		}
+		return out
+	}
+	v.Rows, v.TextRows = rows(v.Rows), rows(v.TextRows)
+	return v
+}
+
 // WriteJSON writes exactly one JSON document and a newline, with every
 // known secret redacted. No HTML escaping: the output is read by people,
 // scripts and models, never pasted into HTML, and "\u003credacted\u003e"
@@ -159,7 +183,7 @@ func WriteJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(redact.Bytes(b.Bytes()))
+	_, err := w.Write(plainjson.EscapeControls(redact.Bytes(b.Bytes())))
 	return err
 }
 

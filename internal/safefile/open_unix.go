@@ -13,3 +13,9 @@ import (
 func openNoBlock(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 }
+
+// openFollowNoBlock is openNoBlock for a path whose symlinks are the
+// user's to make (a mirror on disk): they are followed.
+func openFollowNoBlock(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}

@@ -2,8 +2,10 @@ package safefile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
+	"os"
 
 	"loams.dev/cli/internal/errs"
 )
@@ -73,4 +75,25 @@ func kind(m fs.FileMode) string {
 		return "a socket"
 	}
 	return "type " + m.Type().String()
+}
+
+// OpenRegular opens path for reading only if it is a regular file, without
+// ever blocking in the open: a FIFO put where a file was expected (a
+// release mirror on disk, a state file) would otherwise hold loams
+// forever. Anything else is an *fs.PathError wrapping ErrNotRegular.
+func OpenRegular(path string) (*os.File, error) {
+	f, err := openFollowNoBlock(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+	}
+	return f, nil
 }

@@ -1,0 +1,37 @@
+//go:build unix
+
+package filelock
+
+import (
+	"context"
+	"errors"
+	"os"
+	"syscall"
+	"time"
+)
+
+// Lock takes the exclusive lock on path (created 0600), waiting until it
+// is free or ctx ends; the returned func lets it go. The kernel lets go of
+// a lock whose process dies, so a crash leaves nothing to clean up.
+func Lock(ctx context.Context, path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, &os.PathError{Op: "lock", Path: path, Err: err}
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(poll):
+		}
+	}
+}
