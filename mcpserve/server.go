@@ -119,8 +119,8 @@ func (s *Server) tools() []tool {
 		s.envExportTool(),
 		s.addPackageTool(),
 	}
-	for _, t := range list { // hosts that defer tools search these words (Claude Code's ToolSearch)
-		t.def.Meta = mcp.Meta{mcptools.MetaSearchHint: mcptools.SearchHints[t.def.Name]}
+	for _, t := range list { // hosts that defer tools search these words (Claude Code's ToolSearch) or load the tool up front
+		t.def.Meta = mcptools.Meta(t.def.Name)
 	}
 	return append(list, s.opts.extraTools...)
 }

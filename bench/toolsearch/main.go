@@ -64,12 +64,17 @@ func main() {
 	base := "http://" + ln.Addr().String()
 
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "set\tloams\trequests\tfirst\ttop 3\tfound\tmean rank\t")
+	// "always loaded": the wanted tool was in the model's tool list up front
+	// (anthropic/alwaysLoad), so no search was needed; it is counted apart
+	// from "ranked first" and beside it in "right tool at hand".
+	fmt.Fprintln(tw, "set\tloams\trequests\tranked first\talways loaded\tright tool at hand\ttop 3\tfound\tmean rank\tup front B\tloams tools up front B\t")
 	for _, file := range args {
 		set := readSet(file)
 		for _, bin := range loams {
 			ranks := make([]int, len(set))
 			found := make([][]string, len(set))
+			loaded := make([]bool, len(set))
+			upfront, loamsBytes := make([]int, len(set)), make([]int, len(set))
 			var wg sync.WaitGroup
 			sem := make(chan struct{}, *parallel)
 			for i, l := range set {
@@ -93,12 +98,19 @@ func main() {
 					}
 					found[i] = rn.found
 					ranks[i] = slices.Index(rn.found, "mcp__loams__"+l.want) + 1
+					loaded[i] = slices.Contains(rn.loaded, "mcp__loams__"+l.want)
+					upfront[i], loamsBytes[i] = rn.upfront, rn.loamsBytes
 				}()
 			}
 			wg.Wait()
-			first, top3, any, sum := 0, 0, 0, 0
+			first, always, top3, any, sum, bytes, lbytes := 0, 0, 0, 0, 0, 0, 0
 			for i, r := range ranks {
-				if r == 1 {
+				bytes += upfront[i]
+				lbytes += loamsBytes[i]
+				if loaded[i] {
+					always++
+					r, ranks[i] = 1, 1 // at hand without a search: rank 1 for top 3, found and the mean
+				} else if r == 1 {
 					first++
 				}
 				if r >= 1 && r <= 3 {
@@ -113,6 +125,9 @@ func main() {
 					if r != 1 {
 						mark = "✗ "
 					}
+					if loaded[i] {
+						mark = "L "
+					}
 					fmt.Fprintf(os.Stderr, "%s%-8s %-12s %-45q want %-15s got %s\n", mark, bin.label, filepath.Base(file), set[i].query, set[i].want, strings.Join(found[i], " "))
 				}
 			}
@@ -120,7 +135,9 @@ func main() {
 			if any > 0 {
 				mean = fmt.Sprintf("%.2f", float64(sum)/float64(any))
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%s\t\n", filepath.Base(file), bin.label, len(set), first, top3, any, mean)
+			n := len(set)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t\n", filepath.Base(file), bin.label, n, first, always, first+always,
+				top3, any, mean, bytes/n, lbytes/n)
 		}
 	}
 	tw.Flush()

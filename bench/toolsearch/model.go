@@ -19,9 +19,14 @@ type model struct {
 }
 
 type run struct {
-	query string
-	found []string // ToolSearch's answer, best first
-	done  bool
+	query  string
+	found  []string // ToolSearch's answer, best first
+	loaded []string // loams tools in the model's tool list up front (anthropic/alwaysLoad), not deferred
+	// upfront is what the model reads before any search: the bytes of the
+	// first request's system prompt and tool list; loamsBytes the part of
+	// it that is loams tools' definitions.
+	upfront, loamsBytes int
+	done                bool
 }
 
 const searchID = "toolu_01standinsearch"
@@ -32,9 +37,13 @@ type request struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
-	Tools []struct {
-		Name string `json:"name"`
-	} `json:"tools"`
+	System json.RawMessage   `json:"system"`
+	Tools  []json.RawMessage `json:"tools"`
+}
+
+type tool struct {
+	Name         string `json:"name"`
+	DeferLoading bool   `json:"defer_loading"`
 }
 
 type block struct {
@@ -60,12 +69,26 @@ func (m *model) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	offersSearch := false
-	for _, t := range req.Tools {
+	offersSearch, upfront, loamsBytes := false, len(req.System), 0
+	var loaded []string
+	for _, raw := range req.Tools {
+		var t tool
+		json.Unmarshal(raw, &t)
 		offersSearch = offersSearch || t.Name == "ToolSearch"
+		if t.DeferLoading {
+			continue // the model sees only the name, in ToolSearch's list of deferred tools
+		}
+		upfront += len(raw)
+		if strings.HasPrefix(t.Name, "mcp__loams__") {
+			loaded = append(loaded, t.Name)
+			loamsBytes += len(raw)
+		}
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if offersSearch && !rn.done && rn.upfront == 0 {
+		rn.loaded, rn.upfront, rn.loamsBytes = loaded, upfront, loamsBytes
+	}
 	if result, ok := toolResult(req); ok {
 		rn.found, rn.done = foundTools(result), true
 		reply(w, req.Stream, nil, "done")

@@ -14,12 +14,13 @@ const MetaSearchHint = "anthropic/searchHint"
 // a list of test queries. Whole words count (ToolSearch matches \bword\b),
 // so the forms people type are listed ("error code" and "error codes"), and
 // the three stack tools name the stack alike: a local database or search
-// engine stack.
+// engine stack. A tool with an enum of tasks names each of them
+// (get_sdk_snippet: connect … create a collection … sql).
 var SearchHints = map[string]string{
 	"search_docs": "loams documentation, docs, guides, manual, how to, faq: port and ports, settings, config, " +
 		"environment variables, api key, engines (qdrant, elasticsearch, postgres, flight sql), " +
 		"error, error code and error codes, troubleshooting, fix a failure, mcp setup, cli commands and flags reference",
-	"get_sdk_snippet": "code example, sample code, snippet: connect, insert, upsert, query, search, hybrid search or sql " +
+	"get_sdk_snippet": "code example, sample code, snippet: connect, create a collection, insert, upsert, query, search, hybrid search or sql " +
 		"from python, typescript, javascript, node, go or shell to qdrant, elasticsearch, postgres or the vector database",
 	"loams_info": "loams version, installed cli and server binary, home directory, keyring or secrets backend, " +
 		"available engines; diagnose setup",
@@ -33,4 +34,27 @@ var SearchHints = map[string]string{
 		"environment variables, credentials and secrets for the app",
 	"add_package": "install or add a client library, sdk, package or dependency with npm, pnpm, yarn, pip, uv, " +
 		"poetry, cargo or go get",
+}
+
+// MetaAlwaysLoad is the tool _meta key that makes Claude Code put the tool
+// in the model's tool list up front instead of deferring it behind
+// ToolSearch (equivalent to defer_loading: false on the API).
+const MetaAlwaysLoad = "anthropic/alwaysLoad"
+
+// AlwaysLoad are the tools an agent needs in most sessions, so a search
+// before the first call is a turn lost: search_docs answers the questions
+// an agent meets first (ports, variables, errors), and its name competes in
+// ToolSearch with Claude Code's own WebSearch for the word "search". Its
+// definition costs what bench/toolsearch reports as "loams tools up front"
+// (about 1 KB); the other tools stay deferred, found by their hints.
+var AlwaysLoad = map[string]bool{"search_docs": true}
+
+// Meta is a tool's _meta for hosts that defer tools: its search hint, and
+// alwaysLoad where the tool is one of AlwaysLoad.
+func Meta(tool string) map[string]any {
+	m := map[string]any{MetaSearchHint: SearchHints[tool]}
+	if AlwaysLoad[tool] {
+		m[MetaAlwaysLoad] = true
+	}
+	return m
 }

@@ -62,3 +62,19 @@ func TestSearchHints(t *testing.T) {
 		t.Errorf("%d hints for %d tools", len(SearchHints), len(Names))
 	}
 }
+
+// search_docs is loaded up front in hosts that defer tools; every other
+// tool stays deferred (no alwaysLoad key: the host's default), and every
+// tool carries its hint.
+func TestMeta(t *testing.T) {
+	for _, n := range Names {
+		m := Meta(n)
+		if m[MetaSearchHint] != SearchHints[n] {
+			t.Errorf("%s: _meta hint %v", n, m[MetaSearchHint])
+		}
+		_, set := m[MetaAlwaysLoad]
+		if want := n == "search_docs"; set != want || (set && m[MetaAlwaysLoad] != true) {
+			t.Errorf("%s: alwaysLoad %v, want it set: %v", n, m[MetaAlwaysLoad], want)
+		}
+	}
+}
