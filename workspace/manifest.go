@@ -116,13 +116,19 @@ func parseManifest(path string, data []byte) (Binding, error) {
 	if err != nil {
 		return b, unparseable(path, err)
 	}
-	var doc struct {
-		Dev map[string]any `toml:"dev"`
-	}
+	// A map, not a struct: the decoder matches struct fields without case,
+	// and [DEV] is not the table TOML (and the editor, and the server) call
+	// dev.
+	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return b, unparseable(path, err)
 	}
-	for k, v := range doc.Dev {
+	dev, isTable := doc["dev"].(map[string]any)
+	if doc["dev"] != nil && !isTable {
+		return b, errs.New(errs.ConfigUnparseable, "write it as a [dev] table; loams does not rewrite "+path,
+			"%s: dev is not a table", path).With("path", path).With("key", "dev")
+	}
+	for k, v := range dev {
 		s, isString := v.(string)
 		switch {
 		case !slices.Contains(devKeys, k):

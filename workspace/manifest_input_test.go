@@ -182,3 +182,34 @@ func TestForeignManifestIsIgnored(t *testing.T) {
 		t.Fatalf("another user's: %+v %v %q", b, err, b.Warnings())
 	}
 }
+
+// dev written as dotted keys is edited as dotted keys, and removed as one;
+// a multi-line value of ours is replaced whole; dev that is not a table is
+// config_unparseable.
+func TestDevAsDottedKeysAndOddValues(t *testing.T) {
+	dir := t.TempDir()
+	p := writeManifest(t, dir, "dev.stack = \"old\" # mine\ndev.profile = \"p\"\n[functions]\n")
+	if _, _, err := Bind(dir, "app"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "dev.stack = \"app\" # mine\ndev.profile = \"p\"\n[functions]\n" {
+		t.Errorf("bind: %q", got)
+	}
+	if err := Unbind(p); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "dev.profile = \"p\"\n[functions]\n" {
+		t.Errorf("unbind: %q", got)
+	}
+	writeManifest(t, dir, "[dev]\nstack = \"\"\"\nold\"\"\"\nprofile = \"p\"\n")
+	if _, _, err := Bind(dir, "app"); err != nil { // """\nold""" is "old", a name
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "[dev]\nstack = \"app\"\nprofile = \"p\"\n" {
+		t.Errorf("bind over a multi-line value: %q", got)
+	}
+	writeManifest(t, dir, "dev = \"prod\"\n")
+	if _, err := ReadManifest(p); !errs.Is(err, errs.ConfigUnparseable) {
+		t.Errorf("dev = string: %v", err)
+	}
+}
