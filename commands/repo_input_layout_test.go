@@ -68,3 +68,34 @@ func TestRepoManifestSymlinkToDevice(t *testing.T) {
 		t.Errorf("env_export: %v", res)
 	}
 }
+
+// $HOME reached through a symlink (/home → /usr/home, an automounter) while
+// the working directory is the physical path: the search still stops
+// before $HOME, so neither a loams.toml in $HOME nor one above it chooses.
+func TestManifestSearchStopsAtSymlinkedHome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the built binary")
+	}
+	u := newRepoUser(t)
+	root := t.TempDir()
+	realHome := filepath.Join(root, "data", "u")
+	work := filepath.Join(realHome, "work", "x")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "homelink")
+	if err := os.Symlink(realHome, link); err != nil {
+		t.Fatal(err)
+	}
+	u.env = append(u.env, "HOME="+link, "LOAMS_HOME="+filepath.Join(link, ".loams"), "PWD="+work)
+	for _, dir := range []string{realHome, filepath.Dir(realHome)} {
+		if err := os.WriteFile(filepath.Join(dir, "loams.toml"), []byte("[dev]\nstack = \"planted\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := u.run(work, "-o", "json", "stack", "describe")
+		if strings.Contains(r.stderr, "planted") || !strings.Contains(r.stderr, `"stack_not_found"`) {
+			t.Errorf("%s chose the stack: exit %d\n%s", dir, r.code, r.stderr)
+		}
+		os.Remove(filepath.Join(dir, "loams.toml"))
+	}
+}

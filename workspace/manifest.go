@@ -82,6 +82,7 @@ func FindManifest(dir, home string) string {
 	if err != nil {
 		return ""
 	}
+	abs, home = physicalUnderHome(abs, home)
 	for _, d := range project.Ancestors(abs, home) {
 		if _, err := os.Lstat(filepath.Join(d, ManifestName)); err == nil {
 			return filepath.Join(d, ManifestName)
@@ -91,6 +92,21 @@ func FindManifest(dir, home string) string {
 		}
 	}
 	return ""
+}
+
+// physicalUnderHome is dir and home as the walk up must compare them: when
+// $HOME is a symlink (/home → /usr/home) and dir its physical path, or the
+// other way round, both resolved, so the walk still stops at $HOME.
+func physicalUnderHome(dir, home string) (string, string) {
+	if home == "" || safefile.Inside(filepath.Clean(home), dir) {
+		return dir, home
+	}
+	realHome, err1 := filepath.EvalSymlinks(home)
+	realDir, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil || !safefile.Inside(realHome, realDir) {
+		return dir, home
+	}
+	return realDir, realHome
 }
 
 // ReadManifest reads the [dev] table of the loams.toml at path. A file that
