@@ -262,7 +262,7 @@ func setKeyLine(lines []tomlkey.Line, start int, key, kv, nl string) []string {
 		_, after, _ := tomlkey.ParseKey(rest)
 		eq := len(text) - len(strings.TrimLeft(after, " \t")) // the '=' after the key
 		valueEnd := tomlValueEnd(text, eq+1)
-		indent := texts[i][:len(texts[i])-len(rest)]
+		indent := text[:len(text)-len(rest)]
 		replaced := indent + kv + text[valueEnd:]
 		return append(append(slices.Clone(texts[:i]), tomlLines([]byte(replaced))...), texts[stop:]...)
 	}
