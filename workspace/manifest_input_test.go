@@ -3,8 +3,10 @@ package workspace
 import (
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -169,6 +171,22 @@ func TestForeignManifestIsIgnored(t *testing.T) {
 	}
 	if _, _, err := Bind(dir, "app"); !errs.Is(err, errs.UnsafePermissions) {
 		t.Fatalf("bind into a world-writable loams.toml: %v", err)
+	}
+	// Group-writable by the user's own private group (umask 002 on Debian
+	// and Ubuntu) is the user's file; by another group it is not.
+	os.Chmod(p, 0o664)
+	g, err1 := user.LookupGroupId(strconv.Itoa(os.Getegid()))
+	me, err2 := user.Current()
+	if err1 == nil && err2 == nil && g.Name == me.Username {
+		if b, err := LoadBinding(dir, ""); err != nil || b.Profile != "prod" || len(b.Warnings()) != 0 {
+			t.Errorf("group-writable by the user's own group: %+v %v %q", b, err, b.Warnings())
+		}
+	}
+	if os.Geteuid() == 0 && os.Chown(p, 0, 65534) == nil {
+		if b, err := LoadBinding(dir, ""); err != nil || b.Profile != "" || len(b.Warnings()) != 1 {
+			t.Errorf("group-writable by another group: %+v %v %q", b, err, b.Warnings())
+		}
+		os.Chown(p, 0, 0)
 	}
 	os.Chmod(p, 0o644)
 	if os.Geteuid() != 0 {

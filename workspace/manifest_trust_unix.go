@@ -33,7 +33,7 @@ func untrusted(path string) string {
 	if uid := int(st.Uid); uid != os.Geteuid() {
 		return fmt.Sprintf("is owned by %s, not by you", userName(uid))
 	}
-	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+	if perm := fi.Mode().Perm(); perm&0o002 != 0 || perm&0o020 != 0 && !privateGroup(st.Gid) {
 		return fmt.Sprintf("is writable by others (mode %04o)", perm)
 	}
 	return ""
@@ -52,6 +52,19 @@ func fixFor(path string) string {
 		}
 	}
 	return fmt.Sprintf("if you trust it, run `chmod go-w %s`", path)
+}
+
+// privateGroup reports whether gid is the user's own group (user private
+// groups: Debian and Ubuntu give each user a group of their name and a
+// umask of 002, so every file a clone checks out is group-writable, by no
+// one else).
+func privateGroup(gid uint32) bool {
+	if int(gid) != os.Getegid() {
+		return false
+	}
+	g, err1 := user.LookupGroupId(strconv.Itoa(int(gid)))
+	u, err2 := user.LookupId(strconv.Itoa(os.Geteuid()))
+	return err1 == nil && err2 == nil && g.Name == u.Username
 }
 
 // trustTarget is the file path is, through symlinks that stay in its
