@@ -10,7 +10,7 @@ import (
 // bytes of any TOML document that ends in a newline; an existing table of
 // ours keeps every key but command and args.
 func FuzzTOMLRoundTrip(f *testing.F) {
-	for _, s := range []string{"testdata/codex-user/foreign.in", "testdata/codex-user/userkeys.in"} {
+	for _, s := range []string{"testdata/codex-user/foreign.in", "testdata/codex-user/userkeys.in", "testdata/codex-user/multiline.in", "testdata/codex-user/multiline-ours.in"} {
 		if b, err := os.ReadFile(s); err == nil {
 			f.Add(b)
 		}

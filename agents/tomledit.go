@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
 	"slices"
@@ -52,84 +51,36 @@ func tomlGet(doc []byte, table, name string) (map[string]any, bool, error) {
 
 // tomlLines splits doc keeping each line's ending.
 func tomlLines(doc []byte) []string {
-	var out []string
-	for len(doc) > 0 {
-		i := bytes.IndexByte(doc, '\n')
-		if i < 0 {
-			out = append(out, string(doc))
-			break
-		}
-		out = append(out, string(doc[:i+1]))
-		doc = doc[i+1:]
+	lines := tomlkey.Lines(doc)
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.Text
 	}
 	return out
 }
 
-// headerKeys parses a table header line into its dotted keys; nil if the
-// line is not a [table] header.
-func headerKeys(line string) []string {
-	s := strings.TrimSpace(line)
-	if !strings.HasPrefix(s, "[") || strings.HasPrefix(s, "[[") {
-		return nil
-	}
-	s = s[1:]
-	var keys []string
-	for {
-		s = strings.TrimLeft(s, " \t")
-		var key string
-		switch {
-		case strings.HasPrefix(s, `"`):
-			end := strings.Index(s[1:], `"`)
-			if end < 0 {
-				return nil
-			}
-			key, s = s[1:end+1], s[end+2:]
-		case strings.HasPrefix(s, "'"):
-			end := strings.Index(s[1:], "'")
-			if end < 0 {
-				return nil
-			}
-			key, s = s[1:end+1], s[end+2:]
-		default:
-			end := strings.IndexAny(s, ".] \t")
-			if end < 0 {
-				return nil
-			}
-			key, s = s[:end], s[end:]
-		}
-		keys = append(keys, key)
-		s = strings.TrimLeft(s, " \t")
-		if strings.HasPrefix(s, ".") {
-			s = s[1:]
-			continue
-		}
-		if strings.HasPrefix(s, "]") {
-			return keys
-		}
-		return nil
-	}
-}
-
-// isTableStart reports whether line opens any table or array of tables.
-func isTableStart(line string) bool {
-	return strings.HasPrefix(strings.TrimLeft(line, " \t"), "[")
+// ours reports whether a header belongs to [table.name]: the table itself
+// or one of its sub-tables ([mcp_servers.loams.env], [[…loams.x]]).
+func ours(h []string, table, name string) bool {
+	return len(h) >= 2 && h[0] == table && h[1] == name
 }
 
 // tableSpan finds [table.name] and its sub-tables: lines [start, end), with
-// trailing blank and comment lines left to whatever follows.
-func tableSpan(lines []string, table, name string) (start, end int, ok bool) {
+// trailing blank and comment lines left to whatever follows. Headers are
+// those internal/tomlkey's scanner finds, the ones TOML sees: a
+// `[mcp_servers.loams]` line inside a multi-line string is the user's text.
+func tableSpan(lines []tomlkey.Line, table, name string) (start, end int, ok bool) {
 	start = -1
 	for i, l := range lines {
-		if !isTableStart(l) {
+		if l.Header == nil {
 			continue
 		}
-		keys := headerKeys(l)
-		ours := len(keys) >= 2 && keys[0] == table && keys[1] == name
-		if start < 0 && ours && len(keys) == 2 {
+		mine := ours(l.Header, table, name)
+		if start < 0 && mine && len(l.Header) == 2 && !l.Array {
 			start = i
 			continue
 		}
-		if start >= 0 && !ours {
+		if start >= 0 && !mine {
 			end = i
 			break
 		}
@@ -141,8 +92,8 @@ func tableSpan(lines []string, table, name string) (start, end int, ok bool) {
 		end = len(lines)
 	}
 	for end > start+1 {
-		t := strings.TrimSpace(lines[end-1])
-		if t != "" && !strings.HasPrefix(t, "#") {
+		t := strings.TrimSpace(lines[end-1].Text)
+		if !lines[end-1].Top || t != "" && !strings.HasPrefix(t, "#") {
 			break
 		}
 		end--
@@ -156,12 +107,13 @@ func tomlRemove(doc []byte, table, name string) ([]byte, bool, error) {
 	if err != nil || !found {
 		return doc, false, err
 	}
-	lines := tomlLines(doc)
-	start, end, ok := tableSpan(lines, table, name)
+	scanned := tomlkey.Lines(doc)
+	start, end, ok := tableSpan(scanned, table, name)
 	if !ok {
 		return nil, false, errInline{table, name}
 	}
-	if start > 0 && strings.TrimSpace(lines[start-1]) == "" && (end == len(lines) || strings.TrimSpace(lines[end]) == "") {
+	lines := tomlLines(doc)
+	if start > 0 && scanned[start-1].Top && strings.TrimSpace(lines[start-1]) == "" && (end == len(lines) || strings.TrimSpace(lines[end]) == "") {
 		start--
 	}
 	out := strings.Join(append(append([]string{}, lines[:start]...), lines[end:]...), "")
@@ -223,6 +175,7 @@ func tomlSet(doc []byte, table, name string, v Object, owned []string) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
+	scanned := tomlkey.Lines(doc)
 	lines := tomlLines(doc)
 	nl := "\n"
 	if len(lines) > 0 && strings.HasSuffix(lines[0], "\r\n") {
@@ -230,8 +183,7 @@ func tomlSet(doc []byte, table, name string, v Object, owned []string) ([]byte, 
 	}
 	var out []string
 	if found {
-		start, _, ok := tableSpan(lines, table, name)
-		if !ok {
+		if _, _, ok := tableSpan(scanned, table, name); !ok {
 			return nil, errInline{table, name}
 		}
 		out = slices.Clone(lines)
@@ -240,9 +192,10 @@ func tomlSet(doc []byte, table, name string, v Object, owned []string) ([]byte, 
 			if reflect.DeepEqual(entry[key], asDecoded(want)) {
 				continue
 			}
-			if out, err = setKeyLine(out, start, key, tomlkey.Key(key)+" = "+tomlLiteral(want), nl); err != nil {
-				return nil, err
-			}
+			// Each edit may change the line count: scan the current text again.
+			cur := tomlkey.Lines([]byte(strings.Join(out, "")))
+			start, _, _ := tableSpan(cur, table, name)
+			out = setKeyLine(cur, start, key, tomlkey.Key(key)+" = "+tomlLiteral(want), nl)
 		}
 	} else {
 		out = slices.Clone(lines)
@@ -276,36 +229,45 @@ func tomlSet(doc []byte, table, name string, v Object, owned []string) ([]byte, 
 }
 
 // setKeyLine replaces `key = …` in the table whose header is lines[start]
-// (a value may span lines: a multi-line array), keeping the line's
-// indentation and trailing comment; a missing key goes after the table's
-// last key line.
-func setKeyLine(lines []string, start int, key, kv, nl string) ([]string, error) {
+// (a value may span lines: a multi-line array or string), keeping the
+// line's indentation and trailing comment; a missing key goes after the
+// table's last key line. Keys and headers are the scanner's: a line inside
+// a multi-line string is never taken for either.
+func setKeyLine(lines []tomlkey.Line, start int, key, kv, nl string) []string {
+	texts := make([]string, len(lines))
+	for i, l := range lines {
+		texts[i] = l.Text
+	}
 	end := start + 1
-	for end < len(lines) && !isTableStart(lines[end]) {
+	for end < len(lines) && lines[end].Header == nil {
 		end++
 	}
 	lastKey := start
 	for i := start + 1; i < end; i++ {
-		t := strings.TrimSpace(lines[i])
-		if t == "" || strings.HasPrefix(t, "#") {
+		if lines[i].Key == nil {
 			continue
 		}
-		lastKey = i
-		k, _, ok := strings.Cut(t, "=")
-		if !ok || strings.Trim(strings.TrimSpace(k), `"'`) != key {
+		// The value runs on over the lines that do not start at the top
+		// level (inside its array, inline table or multi-line string).
+		stop := i + 1
+		for stop < end && !lines[stop].Top {
+			stop++
+		}
+		lastKey = stop - 1
+		if !slices.Equal(lines[i].Key, []string{key}) {
 			continue
 		}
-		// The value may continue on the following lines.
-		text := strings.Join(lines[i:end], "")
-		eq := strings.Index(text, "=")
-		stop := tomlValueEnd(text, eq+1)
-		indent := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
-		tail := text[stop:]
-		replaced := indent + kv + tail
-		return append(append(slices.Clone(lines[:i]), tomlLines([]byte(replaced))...), lines[end:]...), nil
+		text := strings.Join(texts[i:stop], "")
+		rest := strings.TrimLeft(text, " \t")
+		_, after, _ := tomlkey.ParseKey(rest)
+		eq := len(text) - len(strings.TrimLeft(after, " \t")) // the '=' after the key
+		valueEnd := tomlValueEnd(text, eq+1)
+		indent := text[:len(text)-len(rest)]
+		replaced := indent + kv + text[valueEnd:]
+		return append(append(slices.Clone(texts[:i]), tomlLines([]byte(replaced))...), texts[stop:]...)
 	}
 	ins := []string{kv + nl}
-	return append(append(slices.Clone(lines[:lastKey+1]), ins...), lines[lastKey+1:]...), nil
+	return append(append(slices.Clone(texts[:lastKey+1]), ins...), texts[lastKey+1:]...)
 }
 
 // tomlValueEnd is the offset just past the value starting at or after p:

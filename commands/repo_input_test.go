@@ -193,10 +193,21 @@ func TestHostileManifestThroughBothFaces(t *testing.T) {
 		"nested": {"[dev]\nx = " + strings.Repeat("{a=", 6500) + "1" + strings.Repeat("}", 6500) + "\n", 5, "config_unparseable"},
 		"large":  {"[dev]\n" + strings.Repeat("# pad\n", 50000), 5, "config_unparseable"},
 		"link":   {"", 8, "path_outside_project"},
+		// Neither blocks on open nor is internal.
+		"fifo": {"", 5, "config_unreadable"},
+		"dir":  {"", 5, "config_unreadable"},
 	} {
 		dir := u.repo(name, c.manifest)
-		if name == "link" {
+		switch name {
+		case "link":
 			os.Symlink(outside, filepath.Join(dir, "loams.toml"))
+		case "fifo":
+			if err := mkfifo(filepath.Join(dir, "loams.toml")); err != nil {
+				t.Logf("no FIFO here (%v): a directory stands in", err)
+				os.Mkdir(filepath.Join(dir, "loams.toml"), 0o755)
+			}
+		case "dir":
+			os.Mkdir(filepath.Join(dir, "loams.toml"), 0o755)
 		}
 		r := u.run(dir, "-o", "json", "stack", "describe")
 		if r.code != c.code || !strings.Contains(r.stderr, `"`+c.errCode+`"`) || !strings.Contains(r.stderr, filepath.Join(dir, "loams.toml")) {

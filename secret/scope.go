@@ -60,9 +60,12 @@ func OpenProfiles(ctx context.Context, mode string, h home.Home, notice func(str
 	return profileStore{Store: s, home: h}, nil
 }
 
-// profileName is what a profile key may be filed under: a profile name
-// becomes a path below $LOAMS_HOME/profiles/, so no separators or dots.
-var profileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`) })
+// ProfileName is the shape of a profile name, the one pattern loams has
+// (internal/config.ProfileName is this one: config imports secret through
+// endpoint, so the pattern lives here). A profile name becomes a path below
+// $LOAMS_HOME/profiles/ and a table name in config.toml, so no separators
+// or dots.
+var ProfileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`) })
 
 // profileStore refuses names that are not plain profile names before
 // they reach a path or a keyring account, checks the paths that decide
@@ -74,7 +77,7 @@ type profileStore struct {
 }
 
 func checkProfile(name string) error {
-	if !profileName().MatchString(name) {
+	if !ProfileName().MatchString(name) {
 		return errs.New(errs.Usage, "profile names that hold keys use letters, digits, - and _ (e.g. staging)",
 			"cannot store a key for profile %q", name).With("profile", name)
 	}

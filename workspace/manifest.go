@@ -82,6 +82,7 @@ func FindManifest(dir, home string) string {
 	if err != nil {
 		return ""
 	}
+	abs, home = physicalUnderHome(abs, home)
 	for _, d := range project.Ancestors(abs, home) {
 		if _, err := os.Lstat(filepath.Join(d, ManifestName)); err == nil {
 			return filepath.Join(d, ManifestName)
@@ -91,6 +92,21 @@ func FindManifest(dir, home string) string {
 		}
 	}
 	return ""
+}
+
+// physicalUnderHome is dir and home as the walk up must compare them: when
+// $HOME is a symlink (/home → /usr/home) and dir its physical path, or the
+// other way round, both resolved, so the walk still stops at $HOME.
+func physicalUnderHome(dir, home string) (string, string) {
+	if home == "" || safefile.Inside(filepath.Clean(home), dir) {
+		return dir, home
+	}
+	realHome, err1 := filepath.EvalSymlinks(home)
+	realDir, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil || !safefile.Inside(realHome, realDir) {
+		return dir, home
+	}
+	return realDir, realHome
 }
 
 // ReadManifest reads the [dev] table of the loams.toml at path. A file that
@@ -116,13 +132,19 @@ func parseManifest(path string, data []byte) (Binding, error) {
 	if err != nil {
 		return b, unparseable(path, err)
 	}
-	var doc struct {
-		Dev map[string]any `toml:"dev"`
-	}
+	// A map, not a struct: the decoder matches struct fields without case,
+	// and [DEV] is not the table TOML (and the editor, and the server) call
+	// dev.
+	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return b, unparseable(path, err)
 	}
-	for k, v := range doc.Dev {
+	dev, isTable := doc["dev"].(map[string]any)
+	if doc["dev"] != nil && !isTable {
+		return b, errs.New(errs.ConfigUnparseable, "write it as a [dev] table; loams does not rewrite "+path,
+			"%s: dev is not a table", path).With("path", path).With("key", "dev")
+	}
+	for k, v := range dev {
 		s, isString := v.(string)
 		switch {
 		case !slices.Contains(devKeys, k):

@@ -128,26 +128,40 @@ func setDevLine(doc []byte, key, value string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	texts := textsOf(lines)
+	if i := devLine(lines, key) - 1; i >= 0 { // in [dev], or a top-level dev.key
+		stop := valueStop(lines, i)
+		l := texts[i]
+		if len(lines[i].Key) == 2 {
+			line = tomlkey.Key("dev") + "." + line
+		}
+		last := texts[stop-1]
+		eol := last[len(strings.TrimRight(last, "\r\n")):]
+		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if c := trailingComment(l); c != "" && stop == i+1 {
+			line += " " + c
+		}
+		texts = slices.Replace(texts, i, stop, indent+line+eol)
+		return []byte(strings.Join(texts, "")), nil
+	}
 	start, end, ok := devSpan(lines)
 	if !ok {
+		if at := lastTopDevKey(lines); at >= 0 {
+			// [dev] is written as dotted keys (dev.profile = …): a [dev]
+			// header after them is a second definition strict TOML parsers
+			// (the server's among them) refuse, so add one more dotted key.
+			stop := valueStop(lines, at)
+			if !strings.HasSuffix(texts[stop-1], "\n") {
+				texts[stop-1] += nl
+			}
+			texts = slices.Insert(texts, stop, tomlkey.Key("dev")+"."+line+nl)
+			return []byte(strings.Join(texts, "")), nil
+		}
 		out := string(doc)
 		if !strings.HasSuffix(out, "\n") {
 			out += nl
 		}
 		return []byte(out + nl + header + nl + line + nl), nil
-	}
-	texts := textsOf(lines)
-	for i := start + 1; i < end; i++ {
-		if slices.Equal(lines[i].Key, []string{key}) {
-			l := texts[i]
-			eol := l[len(strings.TrimRight(l, "\r\n")):]
-			indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
-			if c := trailingComment(l); c != "" {
-				line += " " + c
-			}
-			texts[i] = indent + line + eol
-			return []byte(strings.Join(texts, "")), nil
-		}
 	}
 	// After the table's last line that is not blank.
 	at := end
@@ -161,22 +175,41 @@ func setDevLine(doc []byte, key, value string) ([]byte, error) {
 	return []byte(strings.Join(texts, "")), nil
 }
 
+// valueStop is the line after the value set on line i: a multi-line
+// string or array runs on over the lines that do not start at the top.
+func valueStop(lines []tomlkey.Line, i int) int {
+	stop := i + 1
+	for stop < len(lines) && !lines[stop].Top {
+		stop++
+	}
+	return stop
+}
+
+// lastTopDevKey is the last top-level `dev.… = ` line before the first
+// table header, -1 when there is none.
+func lastTopDevKey(lines []tomlkey.Line) int {
+	last := -1
+	for i, l := range lines {
+		if l.Header != nil {
+			break
+		}
+		if len(l.Key) >= 2 && l.Key[0] == "dev" {
+			last = i
+		}
+	}
+	return last
+}
+
 func removeDevKey(doc []byte, key string) []byte {
 	lines, err := scanLines(doc)
 	if err != nil {
 		return doc
 	}
-	start, end, ok := devSpan(lines)
-	if !ok {
+	i := devLine(lines, key) - 1
+	if i < 0 {
 		return doc
 	}
-	texts := textsOf(lines)
-	for i := start + 1; i < end; i++ {
-		if slices.Equal(lines[i].Key, []string{key}) {
-			return []byte(strings.Join(slices.Delete(texts, i, i+1), ""))
-		}
-	}
-	return doc
+	return []byte(strings.Join(slices.Delete(textsOf(lines), i, valueStop(lines, i)), ""))
 }
 
 func scanLines(doc []byte) ([]tomlkey.Line, error) {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	"loams.dev/cli/internal/tomlkey"
 )
 
 // Any loams.toml the reader accepts is edited (or refused) so that the
@@ -18,6 +20,8 @@ func FuzzManifestEdit(f *testing.F) {
 		"[functions]\nnote = \"\"\"\n[dev]\n\"\"\"\n",
 		"[ \"dev\" ] # c\r\nprofile = 'p'\r\n[x]\r\ny = [\r\n[1],\r\n]\r\n",
 		"dev.profile = \"p\"\n",
+		"\ufeffdev.profile = \"p\" # mine\r\ndev.x = \"\"\"\n1\n\"\"\"\r\n[x]\r\n",
+		"[dev]\nstack = \"\"\"\nold\"\"\"\nprofile = \"p\"\n",
 		"[dev]\nprofile = \"x]\\n[profile.default]\\n#\"\n",
 		"a = {b = {c = [1, {d = 2}]}}\n[[dev2]]\n[dev]\n",
 	} {
@@ -36,6 +40,9 @@ func FuzzManifestEdit(f *testing.F) {
 		after, err := parseManifest(path, out)
 		if err != nil || after.Stack != "app" || after.Profile != before.Profile || !reflect.DeepEqual(after.Unknown, before.Unknown) {
 			t.Fatalf("set: %+v %v\n%q\n%q", after, err, doc, out)
+		}
+		if devTwice(out) && !devTwice(doc) {
+			t.Fatalf("set defined dev both by dotted keys and by a [dev] header, which strict TOML refuses:\n%q\n%q", doc, out)
 		}
 		if !sameExceptDev(t, doc, out, "stack") {
 			t.Fatalf("set changed more than [dev] stack:\n%q\n%q", doc, out)
@@ -66,4 +73,24 @@ func sameExceptDev(t *testing.T, a, b []byte, key string) bool {
 		}
 	}
 	return reflect.DeepEqual(da, db)
+}
+
+// devTwice reports a document that defines dev by top-level dotted keys
+// and again by a [dev] header: BurntSushi/toml accepts it, TOML 1.0 (and
+// the server's parser) does not.
+func devTwice(doc []byte) bool {
+	lines, err := tomlkey.Scan(doc, tomlkey.MaxDepth)
+	if err != nil {
+		return false
+	}
+	dotted, header := false, false
+	top := true
+	for _, l := range lines {
+		if l.Header != nil {
+			top = false
+			header = header || !l.Array && len(l.Header) == 1 && l.Header[0] == "dev"
+		}
+		dotted = dotted || top && len(l.Key) >= 2 && l.Key[0] == "dev"
+	}
+	return dotted && header
 }

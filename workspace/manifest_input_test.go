@@ -3,8 +3,10 @@ package workspace
 import (
 	"fmt"
 	"os"
+	"os/user"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -170,6 +172,22 @@ func TestForeignManifestIsIgnored(t *testing.T) {
 	if _, _, err := Bind(dir, "app"); !errs.Is(err, errs.UnsafePermissions) {
 		t.Fatalf("bind into a world-writable loams.toml: %v", err)
 	}
+	// Group-writable by the user's own private group (umask 002 on Debian
+	// and Ubuntu) is the user's file; by another group it is not.
+	os.Chmod(p, 0o664)
+	g, err1 := user.LookupGroupId(strconv.Itoa(os.Getegid()))
+	me, err2 := user.Current()
+	if err1 == nil && err2 == nil && g.Name == me.Username {
+		if b, err := LoadBinding(dir, ""); err != nil || b.Profile != "prod" || len(b.Warnings()) != 0 {
+			t.Errorf("group-writable by the user's own group: %+v %v %q", b, err, b.Warnings())
+		}
+	}
+	if os.Geteuid() == 0 && os.Chown(p, 0, 65534) == nil {
+		if b, err := LoadBinding(dir, ""); err != nil || b.Profile != "" || len(b.Warnings()) != 1 {
+			t.Errorf("group-writable by another group: %+v %v %q", b, err, b.Warnings())
+		}
+		os.Chown(p, 0, 0)
+	}
 	os.Chmod(p, 0o644)
 	if os.Geteuid() != 0 {
 		t.Skip("another user's loams.toml: needs root to chown a file to a second uid")
@@ -180,5 +198,36 @@ func TestForeignManifestIsIgnored(t *testing.T) {
 	b, err = LoadBinding(dir, "")
 	if err != nil || b.Profile != "" || len(b.Warnings()) != 1 || !strings.Contains(b.Warnings()[0], "chown ") || !strings.Contains(b.Warnings()[0], p) {
 		t.Fatalf("another user's: %+v %v %q", b, err, b.Warnings())
+	}
+}
+
+// dev written as dotted keys is edited as dotted keys, and removed as one;
+// a multi-line value of ours is replaced whole; dev that is not a table is
+// config_unparseable.
+func TestDevAsDottedKeysAndOddValues(t *testing.T) {
+	dir := t.TempDir()
+	p := writeManifest(t, dir, "dev.stack = \"old\" # mine\ndev.profile = \"p\"\n[functions]\n")
+	if _, _, err := Bind(dir, "app"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "dev.stack = \"app\" # mine\ndev.profile = \"p\"\n[functions]\n" {
+		t.Errorf("bind: %q", got)
+	}
+	if err := Unbind(p); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "dev.profile = \"p\"\n[functions]\n" {
+		t.Errorf("unbind: %q", got)
+	}
+	writeManifest(t, dir, "[dev]\nstack = \"\"\"\nold\"\"\"\nprofile = \"p\"\n")
+	if _, _, err := Bind(dir, "app"); err != nil { // """\nold""" is "old", a name
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(p); string(got) != "[dev]\nstack = \"app\"\nprofile = \"p\"\n" {
+		t.Errorf("bind over a multi-line value: %q", got)
+	}
+	writeManifest(t, dir, "dev = \"prod\"\n")
+	if _, err := ReadManifest(p); !errs.Is(err, errs.ConfigUnparseable) {
+		t.Errorf("dev = string: %v", err)
 	}
 }

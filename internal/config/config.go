@@ -19,6 +19,7 @@ import (
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/safefile"
 	"loams.dev/cli/internal/tomlkey"
+	"loams.dev/cli/secret"
 )
 
 // DefaultProfile is used when neither --profile nor LOAMS_PROFILE is set.
@@ -45,8 +46,9 @@ var Keys = map[string]func(string) error{
 var StackName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}$`) })
 
 // ProfileName is the shape of a profile name a project's loams.toml may
-// give (and a profile key may be filed under).
-var ProfileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$`) })
+// give: the pattern a profile key is filed under (secret.ProfileName), so
+// a name loams.toml may choose is always one a key can be stored for.
+var ProfileName = secret.ProfileName
 
 // KeyNames lists Keys sorted.
 func KeyNames() []string {

@@ -54,6 +54,25 @@ func (e *LimitError) Error() string {
 // and inline tables, is a *LimitError. Scan does not validate
 // TOML: a decoder does that, once Scan said the file is small enough.
 func Scan(doc []byte, maxDepth int) ([]Line, error) {
+	return scan(doc, maxDepth, MaxNodes)
+}
+
+// Lines is Scan without limits, for a document a decoder has already
+// accepted (a user's agent config: loams edits it, it does not refuse it
+// for being large).
+func Lines(doc []byte) []Line {
+	lines, _ := scan(doc, -1, -1)
+	return lines
+}
+
+// bom is the byte order mark TOML decoders skip at the start of a file; a
+// `[dev]` right after it is still the first line's header.
+const bom = "\xef\xbb\xbf"
+
+func scan(doc []byte, maxDepth, maxNodes int) ([]Line, error) {
+	if maxDepth < 0 {
+		maxDepth = int(^uint(0) >> 1)
+	}
 	s := string(doc)
 	var lines []Line
 	cur := Line{Top: true}
@@ -62,8 +81,8 @@ func Scan(doc []byte, maxDepth int) ([]Line, error) {
 	nodes := 0
 	tooDeep := func() error { return &LimitError{Line: len(lines) + 1, Limit: maxDepth} }
 	node := func() error {
-		if nodes++; nodes > MaxNodes {
-			return &LimitError{Line: len(lines) + 1, Limit: MaxNodes, Nodes: true}
+		if nodes++; maxNodes >= 0 && nodes > maxNodes {
+			return &LimitError{Line: len(lines) + 1, Limit: maxNodes, Nodes: true}
 		}
 		return nil
 	}
@@ -72,7 +91,11 @@ func Scan(doc []byte, maxDepth int) ([]Line, error) {
 		lines = append(lines, cur)
 		start, cur, blank = end, Line{Top: depth == 0}, true
 	}
-	for i := 0; i < len(s); {
+	i := 0
+	if strings.HasPrefix(s, bom) {
+		i = len(bom)
+	}
+	for i < len(s) {
 		c := s[i]
 		lineStart := cur.Top && depth == 0 && cur.Key == nil && cur.Header == nil && blank
 		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {

@@ -112,3 +112,18 @@ func BenchmarkScanLongLines(b *testing.B) {
 		})
 	}
 }
+
+// A byte order mark before the first line is what decoders skip: the
+// header or key right after it is seen, as the decoder sees it.
+func TestScanSkipsBOM(t *testing.T) {
+	lines, err := Scan([]byte("\xef\xbb\xbf[dev]\r\nstack = \"a\"\r\n"), MaxDepth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(lines[0].Header, []string{"dev"}) || !reflect.DeepEqual(lines[1].Key, []string{"stack"}) {
+		t.Errorf("scan: %+v", lines)
+	}
+	if lines, _ := Scan([]byte("\xef\xbb\xbfstack = 1\n"), MaxDepth); !reflect.DeepEqual(lines[0].Key, []string{"stack"}) {
+		t.Errorf("scan: %+v", lines)
+	}
+}
