@@ -1,0 +1,62 @@
+package treecopy
+
+import (
+	"errors"
+	"io"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// copyData writes in's size bytes to out: a clone of the blocks (XFS,
+// btrfs, bcachefs), else the kernel's copy_file_range (also a clone on
+// some file systems, and never a trip through user space), else read and
+// write.
+func copyData(out, in *os.File, size int64) (Method, error) {
+	if size == 0 {
+		return Clone, nil
+	}
+	if err := unix.IoctlFileClone(int(out.Fd()), int(in.Fd())); err == nil {
+		return Clone, nil
+	}
+	var done int64
+	for done < size {
+		n, err := unix.CopyFileRange(int(in.Fd()), nil, int(out.Fd()), nil, int(size-done), 0)
+		if err != nil {
+			if done == 0 && fallBack(err) {
+				return stream(out, in)
+			}
+			return "", &os.PathError{Op: "copy", Path: out.Name(), Err: err}
+		}
+		if n == 0 { // the file shrank under us: copy what is there
+			break
+		}
+		done += int64(n)
+	}
+	return Range, nil
+}
+
+// fallBack reports the errors of a kernel or file-system pair that has no
+// copy_file_range for these files.
+func fallBack(err error) bool {
+	return errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EXDEV) || errors.Is(err, unix.EINVAL) ||
+		errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.EPERM) || errors.Is(err, unix.EIO)
+}
+
+func freeBytes(dir string) (int64, bool) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(dir, &st); err != nil {
+		return 0, false
+	}
+	return int64(st.Bavail) * int64(st.Bsize), true
+}
+
+// stream is the plain copy, with the file types hidden so io.Copy does not
+// try copy_file_range again.
+func stream(out, in *os.File) (Method, error) {
+	buf := make([]byte, 1<<20)
+	if _, err := io.CopyBuffer(struct{ io.Writer }{out}, struct{ io.Reader }{in}, buf); err != nil {
+		return "", err
+	}
+	return Streamed, nil
+}

@@ -1,0 +1,267 @@
+// Package treecopy copies directory trees for snapshots and clones: the
+// filesystem's clone where it has one, else copy_file_range, else a
+// streamed copy; symlinks as symlinks, never followed; special files
+// refused; free space checked before the first byte. A copy is made in a
+// staging directory that the caller renames into place (Stage), so an
+// interrupted copy never leaves a half tree under its real name.
+package treecopy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"loams.dev/cli/internal/errs"
+)
+
+// Stats is the size of a tree: bytes of its regular files, and its
+// entries (files and symlinks; directories are not counted).
+type Stats struct {
+	Bytes int64 `json:"bytes"`
+	Files int64 `json:"files"`
+}
+
+// Method says how the file data of a copy was written; a copy that used
+// several reports the slowest.
+type Method string
+
+const (
+	Clone    Method = "clone"           // FICLONE: no data written, shared blocks
+	Range    Method = "copy_file_range" // the kernel copies, no trip through loams
+	Streamed Method = "stream"          // read and write
+)
+
+var methodRank = map[Method]int{"": 0, Clone: 1, Range: 2, Streamed: 3}
+
+// Measure walks roots (those that do not exist count as empty) and
+// refuses a tree with a special file in it before anything is copied.
+func Measure(roots ...string) (Stats, error) {
+	var st Stats
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p == root && errors.Is(err, fs.ErrNotExist) {
+					return filepath.SkipAll
+				}
+				return err
+			}
+			switch t := d.Type(); {
+			case t.IsDir():
+			case t&fs.ModeSymlink != 0:
+				st.Files++
+			case t.IsRegular():
+				fi, err := d.Info()
+				if err != nil {
+					return err
+				}
+				st.Bytes += fi.Size()
+				st.Files++
+			default:
+				return special(p, t)
+			}
+			return nil
+		})
+		if err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// special refuses a FIFO, socket or device: copying one would block on it
+// or duplicate a device node, and a server's data holds none.
+func special(p string, t fs.FileMode) error {
+	return errs.New(errs.Usage, "move "+p+" out of the stack's data (a server's data holds only files, directories and symlinks), then try again",
+		"%s is a %s; only files, directories and symlinks are copied", p, kindOf(t)).With("path", p)
+}
+
+func kindOf(t fs.FileMode) string {
+	switch {
+	case t&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case t&fs.ModeSocket != 0:
+		return "socket"
+	case t&fs.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
+}
+
+// CheckSpace fails with disk_full (exit 7) when the file system holding
+// dir has fewer than need bytes free, naming both numbers.
+func CheckSpace(dir string, need int64) error {
+	free, ok := freeBytes(dir)
+	if !ok || free >= need {
+		return nil
+	}
+	return errs.New(errs.DiskFull, fmt.Sprintf("free at least %d bytes on the disk that holds %s (or delete old snapshots: `loams stack snapshot list`), then try again", need-free, dir),
+		"copying needs %d bytes and the disk that holds %s has %d free", need, dir, free).
+		With("path", dir).With("bytes_needed", need).With("bytes_free", free)
+}
+
+// workers copy files concurrently: small files cost syscalls, not
+// bandwidth, and a second core hides their latency.
+const workers = 4
+
+// Copy copies the tree src into dst, which must not exist, preserving
+// modes and modification times. A src that does not exist copies nothing
+// and makes no dst.
+func Copy(ctx context.Context, src, dst string) (Method, error) {
+	fi, err := os.Lstat(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", src)
+	}
+	c := &copier{jobs: make(chan job, 64)}
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.work() }()
+	}
+	var dirs []job
+	walkErr := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if e := c.firstErr(); e != nil {
+			return e
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		switch t := d.Type(); {
+		case t.IsDir():
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if err := os.Mkdir(to, 0o700); err != nil {
+				return err
+			}
+			dirs = append(dirs, job{from: p, to: to, mode: info.Mode().Perm(), mtime: info.ModTime()})
+		case t&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, to)
+		case t.IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			c.jobs <- job{from: p, to: to, mode: info.Mode().Perm(), mtime: info.ModTime(), size: info.Size()}
+		default:
+			return special(p, t)
+		}
+		return nil
+	})
+	close(c.jobs)
+	wg.Wait()
+	if walkErr != nil {
+		return "", errs.FromOS(walkErr)
+	}
+	if err := c.firstErr(); err != nil {
+		return "", errs.FromOS(err)
+	}
+	// Directories last and deepest first: writing into a directory
+	// changes its time, and a read-only one could not be filled.
+	for i := len(dirs) - 1; i >= 0; i-- {
+		d := dirs[i]
+		if err := os.Chmod(d.to, d.mode); err != nil {
+			return "", err
+		}
+		_ = os.Chtimes(d.to, d.mtime, d.mtime)
+	}
+	return c.method(), nil
+}
+
+type job struct {
+	from, to string
+	mode     fs.FileMode
+	mtime    time.Time
+	size     int64
+}
+
+type copier struct {
+	jobs  chan job
+	mu    sync.Mutex
+	err   error
+	worst atomic.Int32
+}
+
+func (c *copier) work() {
+	for j := range c.jobs {
+		if c.firstErr() != nil {
+			continue // drain: the walk stops at the next entry
+		}
+		m, err := copyFile(j)
+		if err != nil {
+			c.mu.Lock()
+			if c.err == nil {
+				c.err = err
+			}
+			c.mu.Unlock()
+			continue
+		}
+		for r := int32(methodRank[m]); ; {
+			old := c.worst.Load()
+			if old >= r || c.worst.CompareAndSwap(old, r) {
+				break
+			}
+		}
+	}
+}
+
+func (c *copier) firstErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+func (c *copier) method() Method {
+	r := int(c.worst.Load())
+	for m, n := range methodRank {
+		if n == r {
+			return m
+		}
+	}
+	return ""
+}
+
+// copyFile copies one regular file's data, mode and time.
+func copyFile(j job) (Method, error) {
+	in, err := os.Open(j.from)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(j.to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", err
+	}
+	m, err := copyData(out, in, j.size)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	if err := os.Chmod(j.to, j.mode); err != nil {
+		return "", err
+	}
+	return m, os.Chtimes(j.to, j.mtime, j.mtime)
+}
