@@ -109,9 +109,9 @@ func CheckSpace(dir string, need int64) error {
 // bandwidth, and a second core hides their latency.
 const workers = 4
 
-// Copy copies the tree src into dst, which must not exist, preserving
-// modes and modification times. A src that does not exist copies nothing
-// and makes no dst.
+// Copy copies the tree src into dst, which must not exist or be an empty
+// directory (a Staging's), preserving modes and modification times. A src
+// that does not exist copies nothing and makes no dst.
 func Copy(ctx context.Context, src, dst string) (Method, error) {
 	fi, err := os.Lstat(src)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -148,7 +148,11 @@ func Copy(ctx context.Context, src, dst string) (Method, error) {
 			if err != nil {
 				return err
 			}
-			if err := os.Mkdir(to, 0o700); err != nil {
+			mkdir := os.Mkdir
+			if rel == "." {
+				mkdir = os.MkdirAll
+			}
+			if err := mkdir(to, 0o700); err != nil {
 				return err
 			}
 			dirs = append(dirs, job{from: p, to: to, mode: info.Mode().Perm(), mtime: info.ModTime()})

@@ -1,0 +1,162 @@
+package stack
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"loams.dev/cli/internal/config"
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/secret"
+	"loams.dev/cli/treecopy"
+)
+
+// CloneOptions are `stack create NEW --from NAME[@SNAP]` and stack_create's
+// {"name", "from"}.
+type CloneOptions struct {
+	Name    string
+	From    string // NAME or NAME@SNAP
+	Start   bool
+	Wait    time.Duration
+	Project string // recorded in stack.toml
+}
+
+// ParseFrom splits NAME[@SNAP].
+func ParseFrom(from string) (name, snap string) {
+	name, snap, _ = strings.Cut(from, "@")
+	return name, snap
+}
+
+// Clone makes a new stack from a copy of another's data: a consistent copy
+// of the live stack, or of one of its snapshots. It has the source's
+// engines, server binary and storage kind, its own ports and its own key;
+// the source is only read (and, when running, stopped for the copy and
+// started again). The new stack directory is filled under a staging name
+// and renamed into place: a clone cut short at any moment leaves no stack.
+func (sv *Supervisor) Clone(ctx context.Context, o CloneOptions) (*Description, *SnapshotResult, error) {
+	if !config.StackName().MatchString(o.Name) {
+		return nil, nil, nameError(o.Name)
+	}
+	fromName, snap := ParseFrom(o.From)
+	if !config.StackName().MatchString(fromName) {
+		return nil, nil, nameError(fromName)
+	}
+	if err := sv.refuseExisting(o.Name); err != nil {
+		return nil, nil, err
+	}
+	src, err := LoadTrusted(sv.Home, fromName)
+	if err != nil {
+		return nil, nil, err
+	}
+	trees := src.trees()
+	if snap != "" {
+		dir, err := src.snapshotDir(snap)
+		if err != nil {
+			return nil, nil, err
+		}
+		trees = snapshotTrees(dir)
+	}
+	st, err := treecopy.Measure(paths(trees)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	final := sv.Home.Stack(o.Name)
+	if err := treecopy.CheckSpace(sv.Home.StacksDir(), st.Bytes); err != nil {
+		return nil, nil, err
+	}
+	stage, err := treecopy.Stage(final)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer stage.Abort()
+	res := &SnapshotResult{}
+	copyAll := func() error {
+		m, err := copyTrees(ctx, trees, stage.Dir)
+		res.Method = string(m)
+		return err
+	}
+	if snap == "" {
+		err = sv.consistent(ctx, src, res, copyAll)
+	} else {
+		err = copyAll()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &Spec{Schema: 1, Name: o.Name, CreatedAt: sv.now().UTC().Truncate(time.Second), CreatedBy: sv.CreatedBy,
+		ServerBinary: src.ServerBinary, ServerVersion: src.ServerVersion, Engines: src.Engines, Metastore: src.Metastore,
+		ObjectStore: src.ObjectStore, Storage: cloneStorage(src, final), Project: o.Project, dir: stage.Dir}
+	if err := sv.commitClone(ctx, s, stage); err != nil {
+		return nil, nil, err
+	}
+	s.dir = final
+	if !o.Start {
+		return s.describe(Stopped, nil), res, nil
+	}
+	d, err := sv.Start(ctx, o.Name, o.Wait)
+	return d, res, err
+}
+
+// cloneStorage keeps the source's storage kind when its hot data lives in
+// its own directory (the default); a source whose storage is a path of its
+// own (a mount) cannot share it, so the clone keeps its hot data in its
+// own directory.
+func cloneStorage(src *Spec, dir string) Storage {
+	if filepath.Clean(src.Storage.Path) == filepath.Clean(src.dir) {
+		return Storage{Kind: src.Storage.Kind, Path: dir}
+	}
+	return Storage{Kind: "dir", Path: dir}
+}
+
+// commitClone does under the create lock what create's reserve does:
+// name and count checks, ports no other stack holds, the key and
+// stack.toml, written into the staging directory, which is then renamed
+// into place. A failure takes the key back.
+func (sv *Supervisor) commitClone(ctx context.Context, s *Spec, stage *treecopy.Staging) (err error) {
+	unlock, err := lockFile(ctx, filepath.Join(sv.Home.StacksDir(), ".create.lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := sv.refuseExisting(s.Name); err != nil {
+		return err
+	}
+	names, err := List(sv.Home)
+	if err != nil {
+		return err
+	}
+	if len(names) >= MaxStacks {
+		return errs.New(errs.TooManyStacks, "delete one you no longer need (`loams stack list`, `loams stack delete NAME --yes`)",
+			"this LOAMS_HOME already has %d stacks, the most it may hold", MaxStacks).With("stacks", names)
+	}
+	if s.Ports, err = sv.allocatePorts(s.Engines, 0, false); err != nil {
+		return err
+	}
+	for _, d := range []string{filepath.Join(s.dir, "logs"), filepath.Join(s.dir, "data")} {
+		if err = os.MkdirAll(d, 0o700); err != nil {
+			return err
+		}
+	}
+	store, err := sv.Secrets(ctx)
+	if err != nil {
+		return err
+	}
+	key, err := secret.Generate()
+	if err != nil {
+		return err
+	}
+	if err = store.Set(ctx, s.Name, key); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = store.Delete(context.WithoutCancel(ctx), s.Name)
+		}
+	}()
+	if err = s.save(); err != nil {
+		return err
+	}
+	return stage.Commit()
+}
