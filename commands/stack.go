@@ -14,10 +14,11 @@ func newStackCmd(f *Factory) *cli.Command {
 		Commands: []*cli.Command{
 			newStackCreateCmd(f), newStackDescribeCmd(f), newStackListCmd(f), newStackStartCmd(f), newStackStopCmd(f),
 			newStackRestartCmd(f), newStackRunCmd(f), newStackLogsCmd(f), newStackDeleteCmd(f), newStackAutostartCmd(f),
+			newStackSnapshotCmd(f), newStackRestoreCmd(f),
 		},
 	}
 	for _, sub := range c.Commands {
-		if hasFlag(sub, "name") {
+		if hasFlag(sub, "name") && sub.Before == nil {
 			sub.ArgsUsage = "[NAME]"
 			sub.Before = positionalStackName
 			sub.ShellComplete = completeStackName(f)

@@ -38,6 +38,10 @@ func (s *Server) profileKeys(ctx context.Context) (secret.BoundStore, error) {
 
 // supervisor is the stack manager the stack tools share.
 func (s *Server) supervisor() *stack.Supervisor {
-	return &stack.Supervisor{Home: s.opts.Home, Secrets: s.secretStore, Getenv: s.opts.Getenv,
+	sv := &stack.Supervisor{Home: s.opts.Home, Secrets: s.secretStore, Getenv: s.opts.Getenv,
 		ProfileServer: s.opts.Profile.ServerBinary, CreatedBy: "loams " + s.opts.Build.Version, Now: s.opts.Now}
+	for _, c := range sv.ClearLeftovers(context.Background()) {
+		s.log.Info("cleared " + c)
+	}
+	return sv
 }

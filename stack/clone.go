@@ -91,7 +91,6 @@ func (sv *Supervisor) Clone(ctx context.Context, o CloneOptions) (*Description, 
 	if err := sv.commitClone(ctx, s, stage); err != nil {
 		return nil, nil, err
 	}
-	s.dir = final
 	if !o.Start {
 		return s.describe(Stopped, nil), res, nil
 	}
@@ -111,9 +110,9 @@ func cloneStorage(src *Spec, dir string) Storage {
 }
 
 // commitClone does under the create lock what create's reserve does:
-// name and count checks, ports no other stack holds, the key and
-// stack.toml, written into the staging directory, which is then renamed
-// into place. A failure takes the key back.
+// name and count checks, ports no other stack holds, stack.toml written
+// into the staging directory, which is then renamed into place, and the
+// key. A failure after the rename takes the stack back.
 func (sv *Supervisor) commitClone(ctx context.Context, s *Spec, stage *treecopy.Staging) (err error) {
 	unlock, err := lockFile(ctx, filepath.Join(sv.Home.StacksDir(), ".create.lock"))
 	if err != nil {
@@ -139,6 +138,25 @@ func (sv *Supervisor) commitClone(ctx context.Context, s *Spec, stage *treecopy.
 			return err
 		}
 	}
+	// The key goes in after the rename (the file store keeps it in the
+	// stack's directory); until it is there the creating marker says a
+	// kill in between left an unfinished stack, which the next command
+	// takes back (ClearLeftovers).
+	if err = s.save(); err != nil {
+		return err
+	}
+	if err = sv.markCreating(s); err != nil {
+		return err
+	}
+	if err = stage.Commit(); err != nil {
+		return err
+	}
+	s.dir = sv.Home.Stack(s.Name)
+	defer func() {
+		if err != nil {
+			sv.undo(s)
+		}
+	}()
 	store, err := sv.Secrets(ctx)
 	if err != nil {
 		return err
@@ -150,13 +168,5 @@ func (sv *Supervisor) commitClone(ctx context.Context, s *Spec, stage *treecopy.
 	if err = store.Set(ctx, s.Name, key); err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			_ = store.Delete(context.WithoutCancel(ctx), s.Name)
-		}
-	}()
-	if err = s.save(); err != nil {
-		return err
-	}
-	return stage.Commit()
+	return createDone(s)
 }

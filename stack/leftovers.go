@@ -9,8 +9,8 @@ import (
 )
 
 // ClearLeftovers sweeps what interrupted snapshots, restores and clones
-// left (staging directories whose process is gone) and says what it
-// cleared. A clone killed after it stored its key but before its rename
+// left (staging directories whose process is gone) and returns what it
+// cleared, for the caller to say. A clone killed after it stored its key but before its rename
 // leaves a key with no stack: that goes too.
 func (sv *Supervisor) ClearLeftovers(ctx context.Context) []string {
 	var said []string
@@ -29,15 +29,17 @@ func (sv *Supervisor) ClearLeftovers(ctx context.Context) []string {
 		if err != nil {
 			continue
 		}
+		if abandoned(s.dir) { // a create or clone killed before its key was in
+			sv.undo(s)
+			said = append(said, "an interrupted create of stack "+n)
+			continue
+		}
 		for _, dir := range []string{s.SnapshotsDir(), s.dir, filepath.Dir(s.HotDir())} {
 			cleared, _ := treecopy.Sweep(dir)
 			for _, c := range cleared {
 				said = append(said, "an interrupted copy ("+c+") in "+dir)
 			}
 		}
-	}
-	for _, s := range said {
-		sv.notify("cleared %s", s)
 	}
 	return said
 }

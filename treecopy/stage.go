@@ -8,8 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 )
+
+func exists(p string) bool { _, err := os.Lstat(p); return err == nil }
 
 // A Staging is a directory being filled beside its final place. Its lock
 // file (beside it, so the rename does not carry it along) is held while
@@ -77,11 +78,6 @@ func (s *Staging) release() {
 	}
 }
 
-// fresh is how young a lock file may be and still be skipped by Sweep:
-// between its creation and its flock another process must not take it
-// for abandoned.
-const fresh = 2 * time.Second
-
 // Sweep removes the staging directories in parent whose copy is no longer
 // running, and returns the final names they were for. A missing parent
 // holds none.
@@ -96,14 +92,29 @@ func Sweep(parent string) ([]string, error) {
 	var cleared []string
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasPrefix(name, stagingPrefix) || strings.HasSuffix(name, ".lock") {
+		if strings.HasPrefix(name, ".locking-"+stagingPrefix) { // killed between its open and its rename
+			if held, err := tryLock(filepath.Join(parent, name)); err == nil {
+				_ = os.Remove(filepath.Join(parent, name))
+				held()
+			}
+			continue
+		}
+		if !strings.HasPrefix(name, stagingPrefix) {
+			continue
+		}
+		if base, ok := strings.CutSuffix(name, ".lock"); ok {
+			// A lock without its directory: a copy killed right after
+			// its rename, or before its mkdir.
+			if !exists(filepath.Join(parent, base)) {
+				if held, err := tryLock(filepath.Join(parent, name)); err == nil {
+					_ = os.Remove(filepath.Join(parent, name))
+					held()
+				}
+			}
 			continue
 		}
 		dir := filepath.Join(parent, name)
 		lock := dir + ".lock"
-		if fi, err := os.Stat(lock); err == nil && time.Since(fi.ModTime()) < fresh {
-			continue
-		}
 		held, err := tryLock(lock)
 		if err != nil {
 			continue // its copy still runs
