@@ -14,7 +14,7 @@ func newStackCmd(f *Factory) *cli.Command {
 		Commands: []*cli.Command{
 			newStackCreateCmd(f), newStackDescribeCmd(f), newStackListCmd(f), newStackStartCmd(f), newStackStopCmd(f),
 			newStackRestartCmd(f), newStackRunCmd(f), newStackLogsCmd(f), newStackDeleteCmd(f), newStackAutostartCmd(f),
-			newStackSnapshotCmd(f), newStackRestoreCmd(f),
+			newStackSnapshotCmd(f), newStackRestoreCmd(f), newStackPruneCmd(f),
 		},
 	}
 	for _, sub := range c.Commands {

@@ -38,7 +38,7 @@ type Binding struct {
 }
 
 // devKeys are the keys of [dev] loams reads and writes.
-var devKeys = []string{"stack", "profile"}
+var devKeys = []string{"stack", "profile", "worktrees"} // worktrees: worktree.go
 
 // FindManifest looks for loams.toml from dir up to the repository root
 // (never $HOME or /, as project.Find). "" when there is none.

@@ -103,6 +103,9 @@ type Workspace struct {
 	// Warn, when set, hears once about keys of [dev] loams does not know
 	// (a typo such as `stak` would otherwise silently bind nothing).
 	Warn func(string)
+	// MakeWorktreeStack creates a worktree's own stack on first need
+	// (worktree.go); nil leaves it to the user.
+	MakeWorktreeStack MakeWorktreeStack
 
 	once    sync.Once
 	warned  sync.Once

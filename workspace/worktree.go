@@ -1,0 +1,105 @@
+package workspace
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/stack"
+)
+
+// FromWorktree: the project's loams.toml asks for a stack per git
+// worktree ([dev] worktrees = "clone") and this is a linked worktree.
+const FromWorktree Source = "worktree"
+
+// WorktreesClone is the [dev] worktrees value that gives each linked git
+// worktree a stack of its own; "share" (the default) keeps one stack.
+const WorktreesClone = "clone"
+
+// MakeWorktreeStack creates stack name as a copy of from (NAME or
+// NAME@SNAP), recording project as its project. Each face sets it: the
+// CLI asks at a terminal first, MCP creates. Nil: the stack must exist.
+type MakeWorktreeStack func(name, from, project string) error
+
+// worktreeTarget is the loams.toml step for a project that wants a stack
+// per worktree: in a linked git worktree it yields <stack>-<worktree
+// directory name>, made from the main stack on first need. ok is false
+// where the rule does not apply (share, or the main checkout).
+func (w *Workspace) worktreeTarget(b Binding) (t Target, ok bool, err error) {
+	if b.Path == "" || worktreesMode(b.Path) != WorktreesClone {
+		return Target{}, false, nil
+	}
+	root := linkedWorktree(b.Dir)
+	if root == "" {
+		return Target{}, false, nil
+	}
+	// The project is where loams.toml is (as for any binding), inside the
+	// worktree: removing the worktree removes it, and prune sees that.
+	t = Target{Stack: WorktreeStackName(b.Stack, root), Source: FromWorktree, Project: b.Dir}
+	if _, err := os.Stat(filepath.Join(w.Home.Stack(t.Stack), "stack.toml")); err == nil {
+		return t, true, nil
+	}
+	if _, err := os.Stat(filepath.Join(w.Home.Stack(b.Stack), "stack.toml")); err != nil {
+		return t, true, w.mustExist(Target{Stack: b.Stack, Source: FromManifest, Project: b.Dir})
+	}
+	from := b.Stack
+	if snaps, err := (&stack.Supervisor{Home: w.Home}).Snapshots(b.Stack); err == nil && len(snaps) > 0 {
+		from += "@" + snaps[len(snaps)-1].Name // the newest: no stop of the main stack
+	}
+	if w.MakeWorktreeStack == nil {
+		return t, true, errs.New(errs.StackNotFound, "create it with `loams stack create "+t.Stack+" --from "+from+"`",
+			"this worktree's stack %q does not exist yet", t.Stack).With("name", t.Stack).
+			ForAgent(errs.ToolCall("stack_create", map[string]any{"name": t.Stack, "from": from}))
+	}
+	return t, true, w.MakeWorktreeStack(t.Stack, from, b.Dir)
+}
+
+// WorktreeStackName is <stack>-<worktree directory name>, cleaned to a
+// stack name of at most 31 characters.
+func WorktreeStackName(main, worktree string) string {
+	name := main + "-" + ProposeName(worktree)
+	if len(name) > 31 {
+		name = strings.TrimRight(name[:31], "-")
+	}
+	return name
+}
+
+// worktreesMode reads [dev] worktrees; the manifest reader knows the key
+// (so it is not warned about) and leaves its value to this rule.
+func worktreesMode(path string) string {
+	data, err := readManifest(path)
+	if err != nil {
+		return ""
+	}
+	var doc struct {
+		Dev struct {
+			Worktrees string `toml:"worktrees"`
+		} `toml:"dev"`
+	}
+	if _, err := toml.Decode(string(data), &doc); err != nil {
+		return ""
+	}
+	return doc.Dev.Worktrees
+}
+
+// linkedWorktree is the top of the linked git worktree holding dir, or ""
+// in a main checkout, outside git, or without git: a linked worktree's
+// git dir differs from the common one.
+func linkedWorktree(dir string) string {
+	cmd := exec.Command("git", "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(bytes.TrimSpace(out)), "\n")
+	if len(lines) != 3 || filepath.Clean(lines[0]) == filepath.Clean(lines[1]) {
+		return ""
+	}
+	return lines[2]
+}
