@@ -63,7 +63,7 @@ func (sv *Supervisor) Clone(ctx context.Context, o CloneOptions) (*Description, 
 		return nil, nil, err
 	}
 	final := sv.Home.Stack(o.Name)
-	if err := treecopy.CheckSpace(sv.Home.StacksDir(), st.Bytes); err != nil {
+	if err := treecopy.CheckSpace(sv.Home.StacksDir(), st.Need(sv.Home.StacksDir())); err != nil {
 		return nil, nil, err
 	}
 	stage, err := treecopy.Stage(final)

@@ -43,7 +43,7 @@ func (sv *Supervisor) Restore(ctx context.Context, name, snap string) (*RestoreR
 	if err != nil {
 		return nil, err
 	}
-	if err := treecopy.CheckSpace(s.dir, a.Bytes+b.Bytes); err != nil {
+	if err := treecopy.CheckSpace(s.dir, a.Need(s.dir)+b.Need(s.dir)); err != nil {
 		return nil, err
 	}
 	before, err := s.freeSnapName("before-restore-"+sv.now().UTC().Format(timeName), true)

@@ -142,7 +142,7 @@ func (sv *Supervisor) Snapshot(ctx context.Context, name, snap string) (*Snapsho
 	if err != nil {
 		return nil, err
 	}
-	if err := treecopy.CheckSpace(s.dir, st.Bytes); err != nil {
+	if err := treecopy.CheckSpace(s.dir, st.Need(s.dir)); err != nil {
 		return nil, err
 	}
 	stage, err := treecopy.Stage(final)

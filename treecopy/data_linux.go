@@ -60,3 +60,23 @@ func stream(out, in *os.File) (Method, error) {
 	}
 	return Streamed, nil
 }
+
+// clones reports whether a file like sample can be cloned into dir: one
+// clone into a temporary file, removed at once.
+func clones(sample, dir string) bool {
+	in, err := os.Open(sample)
+	if err != nil {
+		return false
+	}
+	defer in.Close()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return false
+	}
+	out, err := os.CreateTemp(dir, ".clone-probe-*")
+	if err != nil {
+		return false
+	}
+	defer os.Remove(out.Name())
+	defer out.Close()
+	return unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) == nil
+}

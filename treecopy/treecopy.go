@@ -25,6 +25,18 @@ import (
 type Stats struct {
 	Bytes int64 `json:"bytes"`
 	Files int64 `json:"files"`
+
+	sample string // a non-empty file, to ask whether the destination clones
+}
+
+// Need is how many bytes a copy of the tree into dir takes: none where
+// the file system clones (the copy shares the blocks; one file is cloned
+// to find out), else all of them.
+func (st Stats) Need(dir string) int64 {
+	if st.sample != "" && clones(st.sample, dir) {
+		return 0
+	}
+	return st.Bytes
 }
 
 // Method says how the file data of a copy was written; a copy that used
@@ -62,6 +74,9 @@ func Measure(roots ...string) (Stats, error) {
 				}
 				st.Bytes += fi.Size()
 				st.Files++
+				if st.sample == "" && fi.Size() > 0 {
+					st.sample = p
+				}
 			default:
 				return special(p, t)
 			}
