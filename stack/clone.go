@@ -73,7 +73,7 @@ func (sv *Supervisor) Clone(ctx context.Context, o CloneOptions) (*Description, 
 	defer stage.Abort()
 	res := &SnapshotResult{}
 	copyAll := func() error {
-		m, err := copyTrees(ctx, trees, stage.Dir)
+		m, _, err := copyTrees(ctx, trees, stage.Dir, nil)
 		res.Method = string(m)
 		return err
 	}

@@ -72,10 +72,11 @@ func (sv *Supervisor) keepBefore(ctx context.Context, s *Spec, final string) err
 		return err
 	}
 	defer stage.Abort()
-	if _, err := copyTrees(ctx, s.trees(), stage.Dir); err != nil {
+	_, entries, err := copyTrees(ctx, s.trees(), stage.Dir, s.hashCache())
+	if err != nil {
 		return err
 	}
-	if _, err := sealSnapshot(s, filepath.Base(final), stage.Dir, sv.now()); err != nil {
+	if _, err := sealSnapshot(s, filepath.Base(final), stage.Dir, entries, sv.now()); err != nil {
 		return err
 	}
 	return stage.Commit()

@@ -84,6 +84,13 @@ func paths(ts []tree) []string {
 // SnapshotsDir is where the stack's snapshots live.
 func (s *Spec) SnapshotsDir() string { return filepath.Join(s.dir, "snapshots") }
 
+// hashCache keeps the hashes of the stack's files between snapshots: a
+// second snapshot reads only what changed (on a file system that clones,
+// reading is all a snapshot costs).
+func (s *Spec) hashCache() *treecopy.HashCache {
+	return treecopy.OpenHashCache(filepath.Join(s.SnapshotsDir(), ".hashes.json"))
+}
+
 // timeName is a snapshot's default name, and the tail of before-restore-.
 const timeName = "20060102T150405Z"
 
@@ -151,15 +158,16 @@ func (sv *Supervisor) Snapshot(ctx context.Context, name, snap string) (*Snapsho
 	}
 	defer stage.Abort()
 	res := &SnapshotResult{Path: final}
+	var entries []treecopy.Entry
 	cerr := sv.consistent(ctx, s, res, func() error {
-		m, err := copyTrees(ctx, s.trees(), stage.Dir)
-		res.Method = string(m)
+		m, e, err := copyTrees(ctx, s.trees(), stage.Dir, s.hashCache())
+		res.Method, entries = string(m), e
 		return err
 	})
 	if cerr != nil {
 		return nil, cerr
 	}
-	meta, err := sealSnapshot(s, filepath.Base(final), stage.Dir, sv.now())
+	meta, err := sealSnapshot(s, filepath.Base(final), stage.Dir, entries, sv.now())
 	if err != nil {
 		return nil, err
 	}
@@ -220,28 +228,37 @@ func (sv *Supervisor) consistent(ctx context.Context, s *Spec, res *SnapshotResu
 	return err
 }
 
-// copyTrees copies each tree into dst/<its name>.
-func copyTrees(ctx context.Context, ts []tree, dst string) (treecopy.Method, error) {
+// copyTrees copies each tree into dst/<its name>; with a hash cache it
+// also returns the manifest of what it copied, paths prefixed by tree.
+func copyTrees(ctx context.Context, ts []tree, dst string, hash *treecopy.HashCache) (treecopy.Method, []treecopy.Entry, error) {
 	var worst treecopy.Method
+	var all []treecopy.Entry
 	for _, t := range ts {
-		m, err := treecopy.Copy(ctx, t.path, filepath.Join(dst, t.name))
+		var m treecopy.Method
+		var entries []treecopy.Entry
+		var err error
+		if hash != nil {
+			m, entries, err = treecopy.CopyHashed(ctx, t.path, filepath.Join(dst, t.name), hash)
+		} else {
+			m, err = treecopy.Copy(ctx, t.path, filepath.Join(dst, t.name))
+		}
 		if err != nil {
-			return "", err
+			return "", nil, err
+		}
+		for _, e := range entries {
+			e.Path = t.name + "/" + e.Path
+			all = append(all, e)
 		}
 		if worst == "" || m == treecopy.Streamed || (m == treecopy.Range && worst == treecopy.Clone) {
 			worst = m
 		}
 	}
-	return worst, nil
+	return worst, all, hash.Save()
 }
 
 // sealSnapshot writes manifest.json and snapshot.json into a filled
-// snapshot directory, from the copy itself (the source may run again).
-func sealSnapshot(s *Spec, name, dir string, now time.Time) (*Snapshot, error) {
-	entries, err := treecopy.Manifest(dir)
-	if err != nil {
-		return nil, err
-	}
+// snapshot directory.
+func sealSnapshot(s *Spec, name, dir string, entries []treecopy.Entry, now time.Time) (*Snapshot, error) {
 	data, sum := treecopy.Encode(entries)
 	meta := &Snapshot{Name: name, Stack: s.Name, CreatedAt: now.UTC().Truncate(time.Second), ServerVersion: s.ServerVersion, ManifestSHA256: sum}
 	for _, e := range entries {

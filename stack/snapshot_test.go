@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,7 +129,7 @@ func TestSnapshotRestoreAndCloneRoundTrip(t *testing.T) {
 	if err := f.sv.DeleteSnapshot("dev", "before-migration"); code(err) != errs.SnapshotNotFound {
 		t.Errorf("deleting twice: %v", err)
 	}
-	entries, _ := os.ReadDir(filepath.Join(dir, "snapshots"))
+	entries, _ := filepath.Glob(filepath.Join(dir, "snapshots", "*"))
 	if len(entries) != 1 {
 		t.Errorf("left in snapshots/: %v", entries)
 	}

@@ -3,7 +3,9 @@ package treecopy
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -79,4 +81,13 @@ func clones(sample, dir string) bool {
 	defer os.Remove(out.Name())
 	defer out.Close()
 	return unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) == nil
+}
+
+// identity is what tells a file unchanged: inode, mtime, ctime.
+func identity(fi fs.FileInfo) (cached, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return cached{}, false
+	}
+	return cached{Ino: st.Ino, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}, true
 }

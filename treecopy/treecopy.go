@@ -128,17 +128,31 @@ const workers = 4
 // directory (a Staging's), preserving modes and modification times. A src
 // that does not exist copies nothing and makes no dst.
 func Copy(ctx context.Context, src, dst string) (Method, error) {
+	m, _, err := copyTree(ctx, src, dst, false, nil)
+	return m, err
+}
+
+// CopyHashed is Copy that also returns the tree's manifest (as Manifest
+// would list dst): each file is hashed by the worker that copied it,
+// while the data is in the page cache, so hashing overlaps the copy
+// instead of reading the whole tree a second time. A file the cache
+// (may be nil) knows unchanged is not read at all.
+func CopyHashed(ctx context.Context, src, dst string, cache *HashCache) (Method, []Entry, error) {
+	return copyTree(ctx, src, dst, true, cache)
+}
+
+func copyTree(ctx context.Context, src, dst string, hash bool, cache *HashCache) (Method, []Entry, error) {
 	fi, err := os.Lstat(src)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
+		return "", nil, nil
 	}
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if !fi.IsDir() {
-		return "", fmt.Errorf("%s is not a directory", src)
+		return "", nil, fmt.Errorf("%s is not a directory", src)
 	}
-	c := &copier{jobs: make(chan job, 64)}
+	c := &copier{jobs: make(chan job, 64), hash: hash, cache: cache}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -176,13 +190,20 @@ func Copy(ctx context.Context, src, dst string) (Method, error) {
 			if err != nil {
 				return err
 			}
+			if hash {
+				c.add(Entry{Path: filepath.ToSlash(rel), Symlink: target})
+			}
 			return os.Symlink(target, to)
 		case t.IsRegular():
 			info, err := d.Info()
 			if err != nil {
 				return err
 			}
-			c.jobs <- job{from: p, to: to, mode: info.Mode().Perm(), mtime: info.ModTime(), size: info.Size()}
+			idx := -1
+			if hash {
+				idx = c.add(Entry{Path: filepath.ToSlash(rel), Size: info.Size()})
+			}
+			c.jobs <- job{from: p, to: to, mode: info.Mode().Perm(), mtime: info.ModTime(), size: info.Size(), idx: idx, info: info}
 		default:
 			return special(p, t)
 		}
@@ -191,21 +212,21 @@ func Copy(ctx context.Context, src, dst string) (Method, error) {
 	close(c.jobs)
 	wg.Wait()
 	if walkErr != nil {
-		return "", errs.FromOS(walkErr)
+		return "", nil, errs.FromOS(walkErr)
 	}
 	if err := c.firstErr(); err != nil {
-		return "", errs.FromOS(err)
+		return "", nil, errs.FromOS(err)
 	}
 	// Directories last and deepest first: writing into a directory
 	// changes its time, and a read-only one could not be filled.
 	for i := len(dirs) - 1; i >= 0; i-- {
 		d := dirs[i]
 		if err := os.Chmod(d.to, d.mode); err != nil {
-			return "", err
+			return "", nil, err
 		}
 		_ = os.Chtimes(d.to, d.mtime, d.mtime)
 	}
-	return c.method(), nil
+	return c.method(), c.entries, nil
 }
 
 type job struct {
@@ -213,13 +234,20 @@ type job struct {
 	mode     fs.FileMode
 	mtime    time.Time
 	size     int64
+	idx      int // its manifest entry, -1 when not hashing
+	info     fs.FileInfo
 }
 
 type copier struct {
 	jobs  chan job
-	mu    sync.Mutex
-	err   error
-	worst atomic.Int32
+	hash  bool
+	cache *HashCache
+	// entries is the manifest in walk order: the walk appends, each
+	// worker writes the SHA-256 of its own file's entry; mu guards both.
+	entries []Entry
+	mu      sync.Mutex
+	err     error
+	worst   atomic.Int32
 }
 
 func (c *copier) work() {
@@ -228,6 +256,15 @@ func (c *copier) work() {
 			continue // drain: the walk stops at the next entry
 		}
 		m, err := copyFile(j)
+		if err == nil && j.idx >= 0 {
+			sum, ok := c.cache.sum(j.from, j.info)
+			if !ok {
+				if sum, err = hashFile(j.from); err == nil {
+					c.cache.remember(j.from, j.info, sum)
+				}
+			}
+			c.setSum(j.idx, sum)
+		}
 		if err != nil {
 			c.mu.Lock()
 			if c.err == nil {
@@ -243,6 +280,20 @@ func (c *copier) work() {
 			}
 		}
 	}
+}
+
+func (c *copier) add(e Entry) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.entries = append(c.entries, e)
+	return len(c.entries) - 1
+}
+
+// setSum records a file's hash while the walk may still be appending.
+func (c *copier) setSum(i int, sum string) {
+	c.mu.Lock()
+	c.entries[i].SHA256 = sum
+	c.mu.Unlock()
 }
 
 func (c *copier) firstErr() error {

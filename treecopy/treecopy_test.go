@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -82,6 +83,19 @@ func TestCopyRoundTripsEveryFileAndLink(t *testing.T) {
 	_, sum2 := Encode(got)
 	if sum1 != sum2 || len(sum1) != 64 {
 		t.Errorf("manifest sums %s %s", sum1, sum2)
+	}
+}
+
+func TestCopyHashedListsWhatManifestLists(t *testing.T) {
+	src, dst := filepath.Join(t.TempDir(), "src"), filepath.Join(t.TempDir(), "dst")
+	makeTree(t, src)
+	_, got, err := CopyHashed(context.Background(), src, dst, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Manifest(dst)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("CopyHashed:\n %+v\nManifest:\n %+v", got, want)
 	}
 }
 
@@ -210,5 +224,56 @@ func TestStagingCommitAndSweep(t *testing.T) {
 	st2.Abort()
 	if _, err := os.Stat(st2.Dir); !os.IsNotExist(err) {
 		t.Error("abort left the staging directory")
+	}
+}
+
+// The hash cache skips files unchanged since they were hashed, and never
+// serves a file that was written since.
+func TestHashCacheReusesOnlyUnchangedFiles(t *testing.T) {
+	src := t.TempDir()
+	makeTree(t, src)
+	time.Sleep(racyMargin + 50*time.Millisecond) // the files are no longer racy
+	cachePath := filepath.Join(t.TempDir(), "hashes.json")
+	c := OpenHashCache(cachePath)
+	if _, _, err := CopyHashed(context.Background(), src, filepath.Join(t.TempDir(), "a"), c); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	// Poison two entries: one file stays as it is, the other is rewritten.
+	data, _ := os.ReadFile(cachePath)
+	var m map[string]cached
+	if err := json.Unmarshal(data, &m); err != nil || len(m) != 4 {
+		t.Fatalf("cache: %v %d entries", err, len(m))
+	}
+	same, changed := filepath.Join(src, "segment-0001.log"), filepath.Join(src, "a/b/c/deep.bin")
+	for _, p := range []string{same, changed} {
+		e := m[p]
+		e.SHA256 = "poisoned"
+		m[p] = e
+	}
+	data, _ = json.Marshal(m)
+	_ = os.WriteFile(cachePath, data, 0o600)
+	f, _ := os.OpenFile(changed, os.O_WRONLY, 0)
+	_, _ = f.WriteAt([]byte{'x'}, 10) // same size, same mtime second: only ctime and content tell
+	f.Close()
+
+	_, got, err := CopyHashed(context.Background(), src, filepath.Join(t.TempDir(), "b"), OpenHashCache(cachePath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Manifest(src)
+	for i := range got {
+		switch got[i].Path {
+		case "segment-0001.log":
+			if got[i].SHA256 != "poisoned" {
+				t.Error("an unchanged file was hashed again: the cache was not used")
+			}
+		default:
+			if got[i] != want[i] {
+				t.Errorf("%s: %+v, want %+v", got[i].Path, got[i], want[i])
+			}
+		}
 	}
 }
