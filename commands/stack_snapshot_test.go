@@ -71,6 +71,9 @@ func TestSnapshotRestoreCloneCLI(t *testing.T) {
 		}
 	}
 	keyBefore := apiKey(t, env, "dev")
+	if out, _, _ := loams(t, env, "doctor", "-o", "json"); !strings.Contains(out, `"name": "snapshots"`) || !strings.Contains(out, "dev 1 (") {
+		t.Errorf("doctor shows no snapshot disk use:\n%s", out)
+	}
 
 	// The migration the agent ran: a rewritten file, a new one, a removed one.
 	_ = os.WriteFile(filepath.Join(dir, "data", "catalog.json"), []byte(`{"v":2}`), 0o600)
