@@ -2,6 +2,7 @@ package stack
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/home"
 	"loams.dev/cli/secret"
 	"loams.dev/cli/treecopy"
 )
@@ -169,4 +171,30 @@ func (sv *Supervisor) commitClone(ctx context.Context, s *Spec, stage *treecopy.
 		return err
 	}
 	return createDone(s)
+}
+
+// cheapCopy is the most data a copy may hold and still count as cheap on
+// a file system that does not clone: a few seconds at disk speed.
+const cheapCopy = 1 << 30
+
+// CheapToCopy reports whether cloning the stack costs little: the file
+// system clones, or its data is small. Why is said either way, for init's
+// offer of a stack per worktree.
+func CheapToCopy(h home.Home, name string) (bool, string) {
+	s, err := Load(h, name)
+	if err != nil {
+		return false, "stack " + name + " does not exist yet"
+	}
+	st, err := treecopy.Measure(paths(s.trees())...)
+	if err != nil {
+		return false, err.Error()
+	}
+	switch need := st.Need(h.StacksDir()); {
+	case need == 0 && st.Bytes > 0:
+		return true, "the file system clones: a copy takes no space"
+	case st.Bytes < cheapCopy:
+		return true, fmt.Sprintf("its data is %d MB", st.Bytes>>20)
+	default:
+		return false, fmt.Sprintf("its data is %d MB and the file system does not clone", st.Bytes>>20)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/safefile"
 	"loams.dev/cli/stack"
 )
 
@@ -102,4 +103,35 @@ func linkedWorktree(dir string) string {
 		return ""
 	}
 	return lines[2]
+}
+
+// WorktreesSetting is [dev] worktrees of the loams.toml in dir ("" when
+// unset or there is none).
+func WorktreesSetting(dir string) string {
+	return worktreesMode(filepath.Join(dir, ManifestName))
+}
+
+// InGit reports whether dir is inside a git checkout (git is asked).
+func InGit(dir string) bool {
+	cmd := exec.Command("git", "rev-parse", "--git-dir")
+	cmd.Dir = dir
+	return cmd.Run() == nil
+}
+
+// SetWorktrees writes [dev] worktrees = mode into dir's loams.toml (which
+// init has just written), in place as Bind edits it.
+func SetWorktrees(dir, mode string) (string, error) {
+	path := filepath.Join(dir, ManifestName)
+	old, err := readManifest(path)
+	if err != nil {
+		return path, err
+	}
+	if _, err := ReadManifest(path); err != nil {
+		return path, err
+	}
+	doc := setDevKey(old, "worktrees", mode)
+	if bytes.Equal(doc, old) {
+		return path, nil
+	}
+	return path, safefile.WriteInside(dir, path, doc, safefile.Mode(path, 0o644))
 }
