@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,5 +133,38 @@ func TestSnapshotRestoreAndCloneRoundTrip(t *testing.T) {
 	entries, _ := filepath.Glob(filepath.Join(dir, "snapshots", "[a-z0-9]*"))
 	if len(entries) != 1 {
 		t.Errorf("left in snapshots/: %v", entries)
+	}
+}
+
+// What a killed snapshot or restore leaves (a staging directory beside a
+// lock nobody holds) is cleared by the next Supervisor user, and said.
+func TestClearLeftoversOfKilledSnapshotAndRestore(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	if _, err := f.create(t, "dev", false, "native"); err != nil {
+		t.Fatal(err)
+	}
+	dir := f.sv.Home.Stack("dev")
+	dead := []string{filepath.Join(dir, "snapshots", ".staging-snap1-0a0b0c"), filepath.Join(dir, ".staging-data-0d0e0f")}
+	for _, d := range dead {
+		if err := os.MkdirAll(filepath.Join(d, "segments"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.WriteFile(d+".lock", nil, 0o600)
+	}
+	said := f.sv.ClearLeftovers(context.Background())
+	if len(said) != 2 || !strings.Contains(strings.Join(said, "\n"), "snap1") {
+		t.Errorf("said %q", said)
+	}
+	for _, d := range dead {
+		if _, err := os.Stat(d); !os.IsNotExist(err) {
+			t.Errorf("%s is still there", d)
+		}
+		if _, err := os.Stat(d + ".lock"); !os.IsNotExist(err) {
+			t.Errorf("%s.lock is still there", d)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); err != nil {
+		t.Errorf("the stack's own data went too: %v", err)
 	}
 }
