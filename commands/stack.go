@@ -13,8 +13,9 @@ func newStackCmd(f *Factory) *cli.Command {
 			"loams stack create dev", "loams stack describe dev", "loams stack stop dev"),
 		Commands: []*cli.Command{
 			newStackCreateCmd(f), newStackDescribeCmd(f), newStackListCmd(f), newStackStartCmd(f), newStackStopCmd(f),
-			newStackRestartCmd(f), newStackRunCmd(f), newStackLogsCmd(f), newStackDeleteCmd(f), newStackAutostartCmd(f),
-			newStackSnapshotCmd(f), newStackRestoreCmd(f), newStackPruneCmd(f),
+			newStackRestartCmd(f), newStackSnapshotCmd(f), newStackRestoreCmd(f),
+			// prune before run: a suggestion for `prun` takes the first of equals.
+			newStackPruneCmd(f), newStackRunCmd(f), newStackLogsCmd(f), newStackDeleteCmd(f), newStackAutostartCmd(f),
 		},
 	}
 	for _, sub := range c.Commands {
