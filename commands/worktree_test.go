@@ -87,6 +87,14 @@ func TestWorktreesGetTheirOwnStacks(t *testing.T) {
 		dir := filepath.Join(base, wt)
 		git(t, repo, "worktree", "add", "-q", dir)
 		defer loams(t, env, "stack", "stop", want, "--grace", "2s")
+		// A script (no terminal) is told the command, and nothing is made.
+		_, errOut, code := loamsIn(t, env, dir, "stack", "start", "-o", "json")
+		if code != 3 || !strings.Contains(errOut, "loams stack create "+want+" --from shop") {
+			t.Errorf("%s: stack start without a terminal: %d %s", wt, code, errOut)
+		}
+		if _, err := os.Stat(filepath.Join(home, "stacks", want)); err == nil {
+			t.Errorf("%s: made without a yes", want)
+		}
 		t0 := time.Now()
 		outs := agentCall(t, env, dir, "env_export", "stack_start")
 		t.Logf("%s: agent %v", wt, time.Since(t0))
