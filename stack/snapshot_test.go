@@ -168,3 +168,54 @@ func TestClearLeftoversOfKilledSnapshotAndRestore(t *testing.T) {
 		t.Errorf("the stack's own data went too: %v", err)
 	}
 }
+
+// A stack whose hot data lives elsewhere (--storage dir:PATH): its hot/ is
+// snapshotted and restored in place (staged beside it, on its own file
+// system), and a clone keeps its hot data in its own directory.
+func TestSnapshotWithStorageElsewhere(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	store := filepath.Join(t.TempDir(), "fast")
+	if _, err := f.sv.Create(ctx, stack.CreateOptions{Name: "ext", Engines: []string{"native"}, ServerBinary: f.bin,
+		PortBase: portBase(), Storage: "dir:" + store, Start: true, Wait: 30 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	hot := filepath.Join(store, "hot", "cache", "0001.blk")
+	want, err := os.ReadFile(hot)
+	if err != nil {
+		t.Fatalf("the stand-in wrote no hot data in the storage path: %v", err)
+	}
+	snap, err := f.sv.Snapshot(ctx, "ext", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !loamsTimeName(snap.Name) {
+		t.Errorf("default name %q is not the UTC time", snap.Name)
+	}
+	_ = os.WriteFile(hot, []byte("changed"), 0o600)
+	if _, err := f.sv.Restore(ctx, "ext", snap.Name); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(hot); string(got) != string(want) {
+		t.Error("the hot data in the storage path was not restored")
+	}
+	if entries, _ := filepath.Glob(filepath.Join(store, ".staging-*")); len(entries) > 0 {
+		t.Errorf("left in the storage path: %v", entries)
+	}
+	if _, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "ext2", From: "ext@" + snap.Name}); err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := os.ReadFile(filepath.Join(f.sv.Home.Stack("ext2"), "stack.toml"))
+	if !strings.Contains(string(spec), `path = "`+f.sv.Home.Stack("ext2")+`"`) {
+		t.Errorf("the clone shares or guesses a storage path:\n%s", spec)
+	}
+	if got, _ := os.ReadFile(filepath.Join(f.sv.Home.Stack("ext2"), "hot", "cache", "0001.blk")); string(got) != string(want) {
+		t.Error("the clone lacks the hot data")
+	}
+}
+
+func loamsTimeName(n string) bool {
+	_, err := time.Parse("20060102T150405Z", n)
+	return err == nil
+}
