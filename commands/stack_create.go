@@ -49,7 +49,7 @@ func newStackCreateCmd(f *Factory) *cli.Command {
 			}
 			opts.Start = !opts.noStart
 			if opts.from != "" {
-				for _, fl := range []string{"engines", "storage", "port-base", "server-binary", "allow-download"} {
+				for _, fl := range []string{"engines", "storage", "server-binary", "allow-download"} {
 					if cmd.IsSet(fl) {
 						return errs.New(errs.Usage, "leave --"+fl+" out: a clone has its source's engines, server and storage kind, and ports of its own",
 							"--%s cannot be combined with --from", fl)
@@ -76,7 +76,8 @@ func runStackCreate(ctx context.Context, f *Factory, opts *stackCreateOptions) e
 	var clone *stack.SnapshotResult
 	if opts.from != "" {
 		err = f.withProgress("copying "+opts.from+" into "+opts.Name+"…", func() (err error) {
-			d, clone, err = sv.Clone(ctx, stack.CloneOptions{Name: opts.Name, From: opts.from, Start: opts.Start, Wait: opts.Wait, Project: opts.Project})
+			d, clone, err = sv.Clone(ctx, stack.CloneOptions{Name: opts.Name, From: opts.from, Start: opts.Start, Wait: opts.Wait,
+				Project: opts.Project, PortBase: opts.PortBase})
 			return err
 		})
 	} else {

@@ -23,6 +23,8 @@ type CloneOptions struct {
 	Start   bool
 	Wait    time.Duration
 	Project string // recorded in stack.toml
+	// PortBase forces the block of ports (--port-base); 0 allocates one.
+	PortBase int
 }
 
 // ParseFrom splits NAME[@SNAP].
@@ -60,12 +62,12 @@ func (sv *Supervisor) Clone(ctx context.Context, o CloneOptions) (*Description, 
 		}
 		trees = snapshotTrees(dir)
 	}
-	st, err := treecopy.Measure(paths(trees)...)
+	need, err := treecopy.NeedFor(sv.Home.StacksDir(), paths(trees)...)
 	if err != nil {
 		return nil, nil, err
 	}
 	final := sv.Home.Stack(o.Name)
-	if err := treecopy.CheckSpace(sv.Home.StacksDir(), st.Need(sv.Home.StacksDir())); err != nil {
+	if err := treecopy.CheckSpace(sv.Home.StacksDir(), need); err != nil {
 		return nil, nil, err
 	}
 	stage, err := treecopy.Stage(final)
@@ -90,7 +92,7 @@ func (sv *Supervisor) Clone(ctx context.Context, o CloneOptions) (*Description, 
 	s := &Spec{Schema: 1, Name: o.Name, CreatedAt: sv.now().UTC().Truncate(time.Second), CreatedBy: sv.CreatedBy,
 		ServerBinary: src.ServerBinary, ServerVersion: src.ServerVersion, Engines: src.Engines, Metastore: src.Metastore,
 		ObjectStore: src.ObjectStore, Storage: cloneStorage(src, final), Project: o.Project, dir: stage.Dir}
-	if err := sv.commitClone(ctx, s, stage); err != nil {
+	if err := sv.commitClone(ctx, s, stage, o.PortBase); err != nil {
 		return nil, nil, err
 	}
 	if !o.Start {
@@ -115,7 +117,7 @@ func cloneStorage(src *Spec, dir string) Storage {
 // name and count checks, ports no other stack holds, stack.toml written
 // into the staging directory, which is then renamed into place, and the
 // key. A failure after the rename takes the stack back.
-func (sv *Supervisor) commitClone(ctx context.Context, s *Spec, stage *treecopy.Staging) (err error) {
+func (sv *Supervisor) commitClone(ctx context.Context, s *Spec, stage *treecopy.Staging, portBase int) (err error) {
 	unlock, err := lockFile(ctx, filepath.Join(sv.Home.StacksDir(), ".create.lock"))
 	if err != nil {
 		return err
@@ -132,7 +134,7 @@ func (sv *Supervisor) commitClone(ctx context.Context, s *Spec, stage *treecopy.
 		return errs.New(errs.TooManyStacks, "delete one you no longer need (`loams stack list`, `loams stack delete NAME --yes`)",
 			"this LOAMS_HOME already has %d stacks, the most it may hold", MaxStacks).With("stacks", names)
 	}
-	if s.Ports, err = sv.allocatePorts(s.Engines, 0, false); err != nil {
+	if s.Ports, err = sv.allocatePorts(s.Engines, portBase, false); err != nil {
 		return err
 	}
 	for _, d := range []string{filepath.Join(s.dir, "logs"), filepath.Join(s.dir, "data")} {

@@ -142,11 +142,11 @@ func (sv *Supervisor) Snapshot(ctx context.Context, name, snap string) (*Snapsho
 	if err != nil {
 		return nil, err
 	}
-	st, err := treecopy.Measure(paths(s.trees())...)
+	need, err := treecopy.NeedFor(s.dir, paths(s.trees())...)
 	if err != nil {
 		return nil, err
 	}
-	if err := treecopy.CheckSpace(s.dir, st.Need(s.dir)); err != nil {
+	if err := treecopy.CheckSpace(s.dir, need); err != nil {
 		return nil, err
 	}
 	stage, err := treecopy.Stage(final)

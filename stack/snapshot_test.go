@@ -88,7 +88,7 @@ func TestSnapshotRestoreAndCloneRoundTrip(t *testing.T) {
 	}
 
 	// Clones: of the live stack, and of a snapshot.
-	live, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "feature", From: "dev", Start: true, Wait: 30 * time.Second})
+	live, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "feature", From: "dev", Start: true, Wait: 30 * time.Second, PortBase: portBase()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestSnapshotRestoreAndCloneRoundTrip(t *testing.T) {
 	if live.State != stack.Running || ckey.Reveal() == key.Reveal() || live.Engines[0].Endpoints["http"] == before.Engines[0].Endpoints["http"] {
 		t.Errorf("clone shares key or ports with its source: %+v", live)
 	}
-	fromSnap, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "review", From: "dev@" + res.Before})
+	fromSnap, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "review", From: "dev@" + res.Before, PortBase: portBase()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestSnapshotWithStorageElsewhere(t *testing.T) {
 	if entries, _ := filepath.Glob(filepath.Join(store, ".staging-*")); len(entries) > 0 {
 		t.Errorf("left in the storage path: %v", entries)
 	}
-	if _, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "ext2", From: "ext@" + snap.Name}); err != nil {
+	if _, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "ext2", From: "ext@" + snap.Name, PortBase: portBase()}); err != nil {
 		t.Fatal(err)
 	}
 	spec, _ := os.ReadFile(filepath.Join(f.sv.Home.Stack("ext2"), "stack.toml"))

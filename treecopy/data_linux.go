@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -90,4 +92,18 @@ func identity(fi fs.FileInfo) (cached, bool) {
 		return cached{}, false
 	}
 	return cached{Ino: st.Ino, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}, true
+}
+
+// stamp sets a copied file's mode and modification time through its open
+// descriptor (fchmod, futimens): no path is looked up again.
+func stamp(f *os.File, mode fs.FileMode, mtime time.Time) error {
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	ts := []unix.Timespec{unix.NsecToTimespec(mtime.UnixNano()), unix.NsecToTimespec(mtime.UnixNano())}
+	_, _, errno := unix.Syscall6(unix.SYS_UTIMENSAT, f.Fd(), 0, uintptr(unsafe.Pointer(&ts[0])), 0, 0, 0)
+	if errno != 0 {
+		return &os.PathError{Op: "futimens", Path: f.Name(), Err: errno}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // copyData is io.Copy where the kernel offers no clone loams knows how to
@@ -24,3 +25,11 @@ func clones(string, string) bool { return false }
 
 // identity is unknown here: nothing is cached.
 func identity(fs.FileInfo) (cached, bool) { return cached{}, false }
+
+// stamp sets a copied file's mode and modification time.
+func stamp(f *os.File, mode fs.FileMode, mtime time.Time) error {
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	return os.Chtimes(f.Name(), mtime, mtime)
+}

@@ -37,6 +37,40 @@ func (st Stats) Need(dir string) int64 {
 	return st.Bytes
 }
 
+// NeedFor is what a copy of roots into dir takes (Need), without walking
+// every file where the first one found shows that dir clones.
+func NeedFor(dir string, roots ...string) (int64, error) {
+	if sample := firstFile(roots); sample != "" && clones(sample, dir) {
+		return 0, nil
+	}
+	st, err := Measure(roots...)
+	return st.Bytes, err
+}
+
+// firstFile is a non-empty regular file below roots, found by walking only
+// as far as the first one.
+func firstFile(roots []string) string {
+	found := ""
+	for _, root := range roots {
+		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.Type().IsRegular() {
+				if fi, err := d.Info(); err == nil && fi.Size() > 0 {
+					found = p
+					return filepath.SkipAll
+				}
+			}
+			return nil
+		})
+		if found != "" {
+			break
+		}
+	}
+	return found
+}
+
 // Method says how the file data of a copy was written; a copy that used
 // several reports the slowest.
 type Method string
@@ -239,14 +273,11 @@ func copyFile(j job) (Method, error) {
 		return "", err
 	}
 	m, err := copyData(out, in, j.size)
+	if err == nil {
+		err = stamp(out, j.mode, j.mtime)
+	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return "", err
-	}
-	if err := os.Chmod(j.to, j.mode); err != nil {
-		return "", err
-	}
-	return m, os.Chtimes(j.to, j.mtime, j.mtime)
+	return m, err
 }
