@@ -117,6 +117,24 @@ func TestWorktreesGetTheirOwnStacks(t *testing.T) {
 			t.Errorf("%s: not a copy of the main stack recorded for its worktree: %q\n%s", want, copied, spec)
 		}
 	}
+	// init --yes in a third worktree makes its stack as a copy, and leaves
+	// the committed loams.toml alone.
+	third := filepath.Join(base, "wt-c")
+	git(t, repo, "worktree", "add", "-q", third)
+	defer loams(t, env, "stack", "stop", "shop-wt-c", "--grace", "2s")
+	if _, errOut, code := loamsIn(t, env, third, "init", "--yes", "--no-agent", "-o", "json"); code != 0 {
+		t.Fatalf("init in a worktree: %d %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(third, "loams.toml")); string(b) != "[dev]\nstack = \"shop\"\nworktrees = \"clone\"\n" {
+		t.Errorf("init rewrote the worktree's loams.toml:\n%s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(third, ".env.loams")); !strings.Contains(string(b), "LOAMS_STACK=shop-wt-c") {
+		t.Errorf("init's .env.loams:\n%s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "stacks", "shop-wt-c", "data", "tables", "orders.parquet")); string(b) != "main data" {
+		t.Errorf("init's worktree stack is not a copy of the main stack: %q", b)
+	}
+
 	// The CLI in a worktree resolves the same stack.
 	if out, _, code := loamsIn(t, env, filepath.Join(base, "feature-a"), "stack", "describe", "-o", "json"); code != 0 || !strings.Contains(out, `"name": "shop-feature-a"`) {
 		t.Errorf("CLI in the worktree: %s", out)

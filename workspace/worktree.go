@@ -135,3 +135,14 @@ func SetWorktrees(dir, mode string) (string, error) {
 	}
 	return path, safefile.WriteInside(dir, path, doc, safefile.Mode(path, 0o644))
 }
+
+// WorktreeStack is the worktree rule alone, for init, which reads the
+// binding itself: ok when the project's loams.toml gives this worktree a
+// stack of its own (made on first need, as Stack makes it).
+func (w *Workspace) WorktreeStack() (Target, bool, error) {
+	b, err := w.Binding()
+	if err != nil || b.Stack == "" {
+		return Target{}, false, err
+	}
+	return w.worktreeTarget(b)
+}
