@@ -87,6 +87,10 @@ func TestWorktreesGetTheirOwnStacks(t *testing.T) {
 		dir := filepath.Join(base, wt)
 		git(t, repo, "worktree", "add", "-q", dir)
 		defer loams(t, env, "stack", "stop", want, "--grace", "2s")
+		// Reading does not make it (a copy of a running main stack stops it).
+		if _, errOut, code := loamsIn(t, env, dir, "stack", "describe", "-o", "json"); code != 4 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: describe before the stack exists: %d %s", wt, code, errOut)
+		}
 		// A script (no terminal) is told the command, and nothing is made.
 		_, errOut, code := loamsIn(t, env, dir, "stack", "start", "-o", "json")
 		if code != 3 || !strings.Contains(errOut, "loams stack create "+want+" --from shop") {

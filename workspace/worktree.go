@@ -29,10 +29,13 @@ type MakeWorktreeStack func(name, from, project string) error
 
 // worktreeTarget is the loams.toml step for a project that wants a stack
 // per worktree: in a linked git worktree it yields <stack>-<worktree
-// directory name>, made from the main stack on first need. ok is false
-// where the rule does not apply (share, or the main checkout).
-func (w *Workspace) worktreeTarget(b Binding) (t Target, ok bool, err error) {
-	if b.Path == "" || worktreesMode(b.Path) != WorktreesClone {
+// directory name>. ok is false where the rule does not apply (share, or
+// the main checkout). With create, a missing worktree stack is made from
+// the main stack (the first command that needs it); without, reading
+// commands get the target and find no stack, and nothing is copied on
+// their account (a copy of a running main stack stops it for a moment).
+func (w *Workspace) worktreeTarget(b Binding, create bool) (t Target, ok bool, err error) {
+	if b.Path == "" || b.Stack == "" || worktreesMode(b.Path) != WorktreesClone {
 		return Target{}, false, nil
 	}
 	root := linkedWorktree(b.Dir)
@@ -42,7 +45,7 @@ func (w *Workspace) worktreeTarget(b Binding) (t Target, ok bool, err error) {
 	// The project is where loams.toml is (as for any binding), inside the
 	// worktree: removing the worktree removes it, and prune sees that.
 	t = Target{Stack: WorktreeStackName(b.Stack, root), Source: FromWorktree, Project: b.Dir}
-	if _, err := os.Stat(filepath.Join(w.Home.Stack(t.Stack), "stack.toml")); err == nil {
+	if _, err := os.Stat(filepath.Join(w.Home.Stack(t.Stack), "stack.toml")); err == nil || !create {
 		return t, true, nil
 	}
 	if _, err := os.Stat(filepath.Join(w.Home.Stack(b.Stack), "stack.toml")); err != nil {
@@ -58,6 +61,21 @@ func (w *Workspace) worktreeTarget(b Binding) (t Target, ok bool, err error) {
 			ForAgent(errs.ToolCall("stack_create", map[string]any{"name": t.Stack, "from": from}))
 	}
 	return t, true, w.MakeWorktreeStack(t.Stack, from, b.Dir)
+}
+
+// EnsureStack makes name when it is this worktree's own stack and does not
+// exist yet: what starts a stack or writes its .env.loams calls it after
+// resolving, so the first command that needs the stack makes it.
+func (w *Workspace) EnsureStack(name string) error {
+	b, err := w.Binding()
+	if err != nil {
+		return err
+	}
+	if t, ok, _ := w.worktreeTarget(b, false); !ok || t.Stack != name {
+		return nil
+	}
+	_, _, err = w.worktreeTarget(b, true)
+	return err
 }
 
 // WorktreeStackName is <stack>-<worktree directory name>, cleaned to a
@@ -144,5 +162,5 @@ func (w *Workspace) WorktreeStack() (Target, bool, error) {
 	if err != nil || b.Stack == "" {
 		return Target{}, false, err
 	}
-	return w.worktreeTarget(b)
+	return w.worktreeTarget(b, true)
 }
