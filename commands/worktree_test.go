@@ -24,9 +24,29 @@ func git(t *testing.T, dir string, args ...string) {
 	}
 }
 
+// agentCallWith is one session calling one tool with args.
+func agentCallWith(t *testing.T, env []string, dir, tool string, args map[string]any) map[string]any {
+	t.Helper()
+	return agentCalls(t, env, dir, []toolCall{{tool, args}})[0]
+}
+
+type toolCall struct {
+	name string
+	args map[string]any
+}
+
 // agentCall runs one MCP session of `loams mcp serve` started in dir (as
 // an agent host starts it in a worktree) and calls the tools in order.
-func agentCall(t *testing.T, env []string, dir string, calls ...string) []map[string]any {
+func agentCall(t *testing.T, env []string, dir string, names ...string) []map[string]any {
+	t.Helper()
+	var calls []toolCall
+	for _, n := range names {
+		calls = append(calls, toolCall{n, map[string]any{}})
+	}
+	return agentCalls(t, env, dir, calls)
+}
+
+func agentCalls(t *testing.T, env []string, dir string, calls []toolCall) []map[string]any {
 	t.Helper()
 	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
 	cmd.Env, cmd.Dir = append(env, "CLAUDE_PROJECT_DIR="+dir), dir
@@ -38,8 +58,9 @@ func agentCall(t *testing.T, env []string, dir string, calls ...string) []map[st
 	}
 	defer session.Close()
 	var outs []map[string]any
-	for _, name := range calls {
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}})
+	for _, c := range calls {
+		name := c.name
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: c.args})
 		if err != nil {
 			t.Fatalf("%s in %s: %v", name, dir, err)
 		}
@@ -137,6 +158,17 @@ func TestWorktreesGetTheirOwnStacks(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(home, "stacks", "shop-wt-c", "data", "tables", "orders.parquet")); string(b) != "main data" {
 		t.Errorf("init's worktree stack is not a copy of the main stack: %q", b)
+	}
+
+	// stack_create of the worktree's own stack makes it as a copy too.
+	fourth := filepath.Join(base, "wt-d")
+	git(t, repo, "worktree", "add", "-q", fourth)
+	outs := agentCallWith(t, env, fourth, "stack_create", map[string]any{"name": "shop-wt-d", "start": false})
+	if b, _ := os.ReadFile(filepath.Join(home, "stacks", "shop-wt-d", "data", "tables", "orders.parquet")); string(b) != "main data" {
+		t.Errorf("stack_create in a worktree did not copy the main stack: %v %q", outs, b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(fourth, "loams.toml")); string(b) != "[dev]\nstack = \"shop\"\nworktrees = \"clone\"\n" {
+		t.Errorf("stack_create rewrote the worktree's loams.toml:\n%s", b)
 	}
 
 	// The CLI in a worktree resolves the same stack.

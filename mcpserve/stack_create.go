@@ -54,6 +54,9 @@ func (s *Server) stackCreateTool() tool {
 			root, _ := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
 			var d *stack.Description
 			var err error
+			if from, ok := s.workspace().WorktreeFrom(in.Name); ok && in.From == "" && len(in.Engines) == 0 && in.Storage == "" {
+				in.From = from // this git worktree's own stack: a copy of the main one
+			}
 			if in.From != "" {
 				if len(in.Engines) > 0 || in.Storage != "" {
 					return stackCreated{}, errs.New(errs.Usage, `leave "engines" and "storage" out with "from"`,

@@ -51,10 +51,7 @@ func (w *Workspace) worktreeTarget(b Binding, create bool) (t Target, ok bool, e
 	if _, err := os.Stat(filepath.Join(w.Home.Stack(b.Stack), "stack.toml")); err != nil {
 		return t, true, w.mustExist(Target{Stack: b.Stack, Source: FromManifest, Project: b.Dir})
 	}
-	from := b.Stack
-	if snaps, err := (&stack.Supervisor{Home: w.Home}).Snapshots(b.Stack); err == nil && len(snaps) > 0 {
-		from += "@" + snaps[len(snaps)-1].Name // the newest: no stop of the main stack
-	}
+	from := w.cloneSource(b.Stack)
 	if w.MakeWorktreeStack == nil {
 		return t, true, errs.New(errs.StackNotFound, "create it with `loams stack create "+t.Stack+" --from "+from+"`",
 			"this worktree's stack %q does not exist yet", t.Stack).With("name", t.Stack).
@@ -163,4 +160,30 @@ func (w *Workspace) WorktreeStack() (Target, bool, error) {
 		return Target{}, false, err
 	}
 	return w.worktreeTarget(b, true)
+}
+
+// cloneSource is what a worktree's stack is made from: the main stack's
+// newest snapshot (no stop of the main stack), else the main stack.
+func (w *Workspace) cloneSource(main string) string {
+	if snaps, err := (&stack.Supervisor{Home: w.Home}).Snapshots(main); err == nil && len(snaps) > 0 {
+		return main + "@" + snaps[len(snaps)-1].Name
+	}
+	return main
+}
+
+// WorktreeFrom is, for stack_create {"name"} of this worktree's own stack
+// before it exists, what to clone it from; ok is false for any other name.
+func (w *Workspace) WorktreeFrom(name string) (from string, ok bool) {
+	b, err := w.Binding()
+	if err != nil {
+		return "", false
+	}
+	t, ok, _ := w.worktreeTarget(b, false)
+	if !ok || t.Stack != name {
+		return "", false
+	}
+	if _, err := os.Stat(filepath.Join(w.Home.Stack(b.Stack), "stack.toml")); err != nil {
+		return "", false
+	}
+	return w.cloneSource(b.Stack), true
 }
