@@ -40,7 +40,7 @@ type checker func(ctx context.Context, env *doctorEnv) []doctorCheck
 // part (the endpoint of a remote profile, endpoints.md) is adding a
 // checker here.
 func doctorCheckers() []checker {
-	return []checker{checkServerUsed, checkOtherServers, checkLoamsHome, checkStacks, checkSecretStore, checkAgentEntries, checkAutostart, checkEndpoint, checkProject}
+	return []checker{checkServerUsed, checkOtherServers, checkLoamsHome, checkStacks, checkSnapshots, checkSecretStore, checkAgentEntries, checkAutostart, checkEndpoint, checkProject}
 }
 
 // checkEndpoint is the profile's remote endpoint, when it has one

@@ -44,6 +44,7 @@ type Factory struct {
 	// built from it (factory_workspace.go).
 	projectDir string
 	ws         *workspace.Workspace
+	assumeYes  bool // init --yes: create a worktree's stack without asking (worktree_stack.go)
 
 	// keyringNote makes the "no usable OS keyring" notice once per process.
 	keyringNote sync.Once

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -23,8 +24,14 @@ func (f *Factory) Supervisor() (*stack.Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stack.Supervisor{Home: h, Secrets: f.SecretStore, Getenv: f.Getenv, ProfileServer: p.ServerBinary,
-		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now, Notify: f.Notice}, nil
+	sv := &stack.Supervisor{Home: h, Secrets: f.SecretStore, Getenv: f.Getenv, ProfileServer: p.ServerBinary,
+		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now, Notify: f.Notice}
+	// What a killed snapshot, restore or clone left goes before anything
+	// else reads the stacks, and the person is told.
+	for _, c := range sv.ClearLeftovers(context.Background()) {
+		f.warn("cleared %s", c)
+	}
+	return sv, nil
 }
 
 // stackAndSupervisor is how the stack verbs that act on one stack begin:
@@ -102,7 +109,8 @@ type stackJSON struct {
 	Autostart string           `json:"autostart"` // on | off (stack autostart)
 	Target    workspace.Target `json:"target"`
 	// Bound is the loams.toml that create bound to the stack.
-	Bound string `json:"bound,omitempty"`
+	Bound string     `json:"bound,omitempty"`
+	Clone *cloneJSON `json:"clone,omitempty"` // create --from
 }
 
 func (f *Factory) printStack(d *stack.Description, t workspace.Target) error {

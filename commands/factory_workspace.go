@@ -35,7 +35,7 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	}
 	f.ws = &workspace.Workspace{Home: h, Getenv: f.Getenv, Dir: dir, StackFlag: f.Globals.Stack,
 		EndpointFlag: f.Globals.Endpoint, ProfileFlag: profile,
-		Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys}
+		Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys, MakeWorktreeStack: f.makeWorktreeStack}
 	// warn says it on stderr, or inside the JSON document in json mode.
 	// Both decide at the call: the workspace may be built before the
 	// output format is known (resolveGlobals reads the profile's format).

@@ -119,6 +119,7 @@ func runInit(ctx context.Context, f *Factory, opts *initOptions) error {
 		return errs.New(errs.ConfirmationRequired, "run `loams init --yes` to accept every step, or run it in a terminal",
 			"init changes your profile, stacks, project and agent configs and needs a yes")
 	}
+	f.assumeYes = opts.yes // a worktree's own stack too
 	dir, err := initProjectDir(f, opts.projectDir)
 	if err != nil {
 		return err

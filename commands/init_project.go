@@ -20,6 +20,9 @@ func chooseInitStack(f *Factory, projectDir string) (string, error) {
 	if b, err := ws.Binding(); err != nil {
 		return "", err
 	} else if b.Stack != "" {
+		if t, ok, err := ws.WorktreeStack(); ok { // [dev] worktrees = "clone"
+			return t.Stack, err
+		}
 		// Kept, unless it was made for another project and nobody said so.
 		return b.Stack, ws.VouchStack(b.Stack)
 	}
@@ -49,6 +52,9 @@ func planProject(_ context.Context, r *initRun) (string, *initStepResult) {
 	}
 	if b.Stack == r.opts.stack && b.Path == path {
 		return settled(stepDone(path + " binds this project to stack " + r.opts.stack))
+	}
+	if t, ok, _ := ws.WorktreeStack(); ok && t.Stack == r.opts.stack { // loams.toml stays as committed
+		return settled(stepDone(path + " binds this project to stack " + b.Stack + "; this git worktree uses its own, " + t.Stack))
 	}
 	return "Bind this project to stack " + r.opts.stack + " in " + path + "?", nil
 }

@@ -27,6 +27,7 @@ func initSteps() []initStep {
 		{name: "profile", plan: planProfile, run: runProfile},
 		{name: "project", plan: planProject, run: runProject},
 		{name: "stack", plan: planStack, run: runStack},
+		{name: "worktree", plan: planWorktrees, run: runWorktrees},
 		{name: "env file", plan: planEnv, run: runEnv},
 		{name: "agents", plan: planAgents, run: runAgents, declined: declineAgents},
 	}

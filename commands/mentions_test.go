@@ -171,7 +171,8 @@ func (m mentionChecker) mention(rest string, full bool) []string {
 	if i < len(words) && words[i] == strings.ToUpper(words[i]) && !strings.HasPrefix(words[i], "-") {
 		return problems // COMMAND, NAME: a placeholder for any command
 	}
-	if len(cmd.Commands) > 0 && i < len(words) && !strings.HasPrefix(words[i], "-") {
+	// A group takes no arguments, unless it says it does (`stack snapshot NAME`).
+	if len(cmd.Commands) > 0 && cmd.ArgsUsage == "" && i < len(words) && !strings.HasPrefix(words[i], "-") {
 		return append(problems, "`loams "+rest+"`: no command "+strconv.Quote(words[i]))
 	}
 	for ; i < len(words); i++ {

@@ -13,11 +13,13 @@ func newStackCmd(f *Factory) *cli.Command {
 			"loams stack create dev", "loams stack describe dev", "loams stack stop dev"),
 		Commands: []*cli.Command{
 			newStackCreateCmd(f), newStackDescribeCmd(f), newStackListCmd(f), newStackStartCmd(f), newStackStopCmd(f),
-			newStackRestartCmd(f), newStackRunCmd(f), newStackLogsCmd(f), newStackDeleteCmd(f), newStackAutostartCmd(f),
+			newStackRestartCmd(f), newStackSnapshotCmd(f), newStackRestoreCmd(f),
+			// prune before run: a suggestion for `prun` takes the first of equals.
+			newStackPruneCmd(f), newStackRunCmd(f), newStackLogsCmd(f), newStackDeleteCmd(f), newStackAutostartCmd(f),
 		},
 	}
 	for _, sub := range c.Commands {
-		if hasFlag(sub, "name") {
+		if hasFlag(sub, "name") && sub.Before == nil {
 			sub.ArgsUsage = "[NAME]"
 			sub.Before = positionalStackName
 			sub.ShellComplete = completeStackName(f)

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/stack"
+	"loams.dev/cli/workspace"
 )
 
 type stackStartOptions struct {
@@ -33,6 +34,12 @@ func runStackStart(ctx context.Context, f *Factory, opts *stackStartOptions) err
 	t, sv, err := f.stackAndSupervisor(opts.Name)
 	if err == nil {
 		err = f.vouchStack(t)
+		if err == nil {
+			var ws *workspace.Workspace
+			if ws, err = f.Workspace(); err == nil {
+				err = ws.EnsureStack(t.Stack) // a git worktree's own stack, on first need
+			}
+		}
 	}
 	if err != nil {
 		return err

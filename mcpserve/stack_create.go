@@ -24,6 +24,7 @@ type stackCreateInput struct {
 	Engines []string `json:"engines,omitempty" jsonschema:"engines besides native; omit for the defaults"`
 	Storage string   `json:"storage,omitempty" jsonschema:"dir:PATH or mount:PATH; omit for the stack directory"`
 	Start   bool     `json:"start" jsonschema:"start it (waits up to 60 s)"`
+	From    string   `json:"from,omitempty" jsonschema:"clone of stack NAME or snapshot NAME@SNAP"`
 }
 
 func (s *Server) stackCreateTool() tool {
@@ -42,6 +43,7 @@ func (s *Server) stackCreateTool() tool {
 			engines.MaxItems = intPtr(len(stack.Names()))
 			sc.Properties["storage"].Pattern = "^(dir|mount):.+"
 			sc.Properties["start"].Default = []byte("true")
+			sc.Properties["from"].Pattern = `^[a-z][a-z0-9-]*(@[A-Za-z0-9-]+)?$`
 		},
 		Run: func(ctx context.Context, in stackCreateInput) (stackCreated, error) {
 			if strings.Contains(in.Storage, "://") {
@@ -50,8 +52,21 @@ func (s *Server) stackCreateTool() tool {
 			// An agent's storage stays inside the project or LOAMS_HOME;
 			// without a project only LOAMS_HOME is allowed.
 			root, _ := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
-			d, err := s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
-				Start: in.Start, Wait: stack.DefaultWait, ConfineStorage: true, StorageRoot: root, Project: root})
+			var d *stack.Description
+			var err error
+			if from, ok := s.workspace().WorktreeFrom(in.Name); ok && in.From == "" && len(in.Engines) == 0 && in.Storage == "" {
+				in.From = from // this git worktree's own stack: a copy of the main one
+			}
+			if in.From != "" {
+				if len(in.Engines) > 0 || in.Storage != "" {
+					return stackCreated{}, errs.New(errs.Usage, `leave "engines" and "storage" out with "from"`,
+						"a clone has its source's engines and storage kind")
+				}
+				d, _, err = s.supervisor().Clone(ctx, stack.CloneOptions{Name: in.Name, From: in.From, Start: in.Start, Wait: stack.DefaultWait, Project: root})
+			} else {
+				d, err = s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
+					Start: in.Start, Wait: stack.DefaultWait, ConfineStorage: true, StorageRoot: root, Project: root})
+			}
 			// server_binary_not_found carries its agent hint (ask the user:
 			// tools never download).
 			out := stackCreated{Description: d, Target: workspace.Target{Stack: in.Name, Source: workspace.FromArgument, Project: root}}

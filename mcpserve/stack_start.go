@@ -29,6 +29,9 @@ func (s *Server) stackStartTool() tool {
 		},
 		Run: func(ctx context.Context, in stackStartInput) (stackStarted, error) {
 			t, err := s.workspace().ActingStack(in.Name)
+			if err == nil {
+				err = s.workspace().EnsureStack(t.Stack) // a git worktree's own stack, on first need
+			}
 			if err != nil {
 				return stackStarted{}, err
 			}

@@ -22,7 +22,8 @@ func (s *Server) workspace() *workspace.Workspace {
 		s.ws = &workspace.Workspace{Home: s.opts.Home, Getenv: s.opts.Getenv, Dir: dir,
 			StackFlag: s.opts.Stack, EndpointFlag: s.opts.Endpoint, ProfileFlag: s.opts.ProfileName,
 			Secrets: s.secretStore, ProfileKeys: s.profileKeys, Agent: true,
-			Warn: func(msg string) { s.log.Info(msg) }, Notice: func(msg string) { s.log.Info(msg) }}
+			Warn: func(msg string) { s.log.Info(msg) }, Notice: func(msg string) { s.log.Info(msg) },
+			MakeWorktreeStack: s.makeWorktreeStack}
 	})
 	return s.ws
 }
@@ -38,6 +39,20 @@ func (s *Server) profileKeys(ctx context.Context) (secret.BoundStore, error) {
 
 // supervisor is the stack manager the stack tools share.
 func (s *Server) supervisor() *stack.Supervisor {
-	return &stack.Supervisor{Home: s.opts.Home, Secrets: s.secretStore, Getenv: s.opts.Getenv,
+	sv := &stack.Supervisor{Home: s.opts.Home, Secrets: s.secretStore, Getenv: s.opts.Getenv,
 		ProfileServer: s.opts.Profile.ServerBinary, CreatedBy: "loams " + s.opts.Build.Version, Now: s.opts.Now}
+	for _, c := range sv.ClearLeftovers(context.Background()) {
+		s.log.Info("cleared " + c)
+	}
+	return sv
+}
+
+// makeWorktreeStack creates a git worktree's own stack on first need: an
+// agent's call is the consent ([dev] worktrees = "clone" asked for it).
+func (s *Server) makeWorktreeStack(name, from, project string) error {
+	_, _, err := s.supervisor().Clone(context.Background(), stack.CloneOptions{Name: name, From: from, Project: project})
+	if err == nil {
+		s.log.Info("created stack " + name + " for the worktree " + project + " (a copy of " + from + ")")
+	}
+	return err
 }

@@ -121,6 +121,9 @@ func List(h home.Home) ([]string, error) {
 	}
 	var names []string
 	for _, e := range entries {
+		if !config.StackName().MatchString(e.Name()) {
+			continue // a clone's staging directory
+		}
 		if _, err := os.Stat(specPath(h, e.Name())); err == nil {
 			names = append(names, e.Name())
 		}

@@ -71,7 +71,7 @@ func (w *Workspace) ExportIntoProject(ctx context.Context, name, profile string)
 func (w *Workspace) forProfile(profile string) *Workspace {
 	return &Workspace{Home: w.Home, Getenv: w.Getenv, Dir: w.Dir, StackFlag: w.StackFlag, EndpointFlag: w.EndpointFlag,
 		ProfileFlag: profile, Secrets: w.Secrets, ProfileKeys: w.ProfileKeys, Notice: w.Notice, Agent: w.Agent,
-		Warn: w.Warn, Confirm: w.Confirm}
+		Warn: w.Warn, Confirm: w.Confirm, MakeWorktreeStack: w.MakeWorktreeStack}
 }
 
 // vouch lets a target through when something other than loams.toml chose

@@ -23,6 +23,11 @@ func (w *Workspace) ExportSource(ctx context.Context, name string) (envfile.Stac
 		return st, t, err
 	}
 	ep, t, err := w.Endpoint()
+	if err != nil && t.Source == FromWorktree { // a git worktree's own stack, on first need
+		if err = w.EnsureStack(t.Stack); err == nil {
+			ep, t, err = w.Endpoint()
+		}
+	}
 	if err != nil {
 		return envfile.Stack{}, t, err
 	}
@@ -48,6 +53,9 @@ func (w *Workspace) ExportSource(ctx context.Context, name string) (envfile.Stac
 // variables and its key. A vanished key is secret_missing rather than an
 // empty LOAMS_API_KEY.
 func (w *Workspace) StackEnv(ctx context.Context, name string) (envfile.Stack, error) {
+	if err := w.EnsureStack(name); err != nil { // a git worktree's own stack, on first need
+		return envfile.Stack{}, err
+	}
 	spec, err := stack.LoadTrusted(w.Home, name)
 	if err != nil {
 		return envfile.Stack{}, err

@@ -71,7 +71,7 @@ func (b Binding) Warnings() []string {
 }
 
 // devKeys are the keys of [dev] loams reads and writes.
-var devKeys = []string{"stack", "profile"}
+var devKeys = []string{"stack", "profile", "worktrees"} // worktrees: worktree.go
 
 // FindManifest looks for loams.toml from dir up to the project root: the
 // first directory holding .git or a project marker. It never looks in or

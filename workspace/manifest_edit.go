@@ -24,6 +24,11 @@ import (
 // another user owns or others may write, and a file that does not parse
 // are refused and left as they are.
 func Bind(dir, stackName string) (path string, changed bool, err error) {
+	return setDev(dir, "stack", stackName)
+}
+
+// setDev sets one [dev] key in dir's loams.toml, with Bind's rules.
+func setDev(dir, key, value string) (path string, changed bool, err error) {
 	path = filepath.Join(dir, ManifestName)
 	old, err := readManifest(path)
 	switch {
@@ -40,7 +45,7 @@ func Bind(dir, stackName string) (path string, changed bool, err error) {
 			return path, false, err
 		}
 	}
-	doc, err := setDevKey(path, old, "stack", stackName)
+	doc, err := setDevKey(path, old, key, value)
 	if err != nil || bytes.Equal(doc, old) {
 		return path, false, err
 	}

@@ -30,6 +30,9 @@ func (w *Workspace) Stack(name string) (Target, error) {
 		t.Stack, t.Source = w.Getenv("LOAMS_STACK"), FromEnv
 		return t, nil
 	case b.Stack != "":
+		if wt, ok, err := w.worktreeTarget(b, false); ok {
+			return wt, err
+		}
 		t.Stack, t.Source = b.Stack, FromManifest
 		return t, w.mustExist(t)
 	}

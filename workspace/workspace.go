@@ -105,6 +105,9 @@ type Workspace struct {
 	// Confirm, when set, asks the person at the terminal a yes/no question
 	// (consent.go); nil when nobody can be asked.
 	Confirm func(question string) (bool, error)
+	// MakeWorktreeStack creates a worktree's own stack on first need
+	// (worktree.go); nil leaves it to the user.
+	MakeWorktreeStack MakeWorktreeStack
 
 	once    sync.Once
 	warned  sync.Once

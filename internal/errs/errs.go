@@ -67,6 +67,9 @@ const (
 	ToolDisabled              Code = "tool_disabled"
 	ConfigUnreadable          Code = "config_unreadable"
 	ServiceManagerUnavailable Code = "service_manager_unavailable"
+
+	SnapshotNotFound Code = "snapshot_not_found"
+	SnapshotExists   Code = "snapshot_exists"
 )
 
 // exitCodes is the one table from error code to process exit code.
@@ -121,6 +124,9 @@ var exitCodes = map[Code]int{
 	PackageNotPublished:       6,
 	ServiceManagerUnavailable: 6,
 	ToolDisabled:              8,
+
+	SnapshotNotFound: 4,
+	SnapshotExists:   5,
 }
 
 // ExitCode returns the exit code of c; an unknown code is a bug (1).

@@ -18,6 +18,11 @@
 //	TESTSERVER_NO_GETINSTANCE=1  an older server: GetInstance is 404
 //	TESTSERVER_SNAKE_CASE=1      GetInstance answers in snake_case
 //
+// With --data-dir it seeds the data, hot and graph directories with real
+// files (a symlink among them) on first start, and POST
+// /testserver/put?dir=data|hot&path=REL writes one: snapshot, restore and
+// clone tests round-trip real trees (data.go).
+//
 // The variant and version can also be built in, for fixture releases:
 // -ldflags "-X main.variant=packaged -X main.version=1.2.3".
 //
@@ -145,7 +150,10 @@ func run(args []string) int {
 			binds[l.flag] = l.def
 		}
 	}
-	return b.serve(binds, versionLine, tlsF)
+	if given["--data-dir"] != "" {
+		seedData(given)
+	}
+	return b.serve(binds, versionLine, tlsF, given)
 }
 
 func takesValue(flag string) bool {
@@ -160,7 +168,7 @@ func takesValue(flag string) bool {
 	return false
 }
 
-func (b build) serve(binds map[string]string, versionLine string, tlsF tlsFiles) int {
+func (b build) serve(binds map[string]string, versionLine string, tlsF tlsFiles, dirs map[string]string) int {
 	started := time.Now()
 	delay, _ := time.ParseDuration(os.Getenv("TESTSERVER_READY_DELAY"))
 	var flap atomic.Bool
@@ -180,6 +188,7 @@ func (b build) serve(binds map[string]string, versionLine string, tlsF tlsFiles)
 		w.WriteHeader(http.StatusOK)
 	})
 	instanceRoutes(mux, b.getInstance(versionLine))
+	mux.HandleFunc("/testserver/put", putHandler(dirs))
 	for _, l := range listeners {
 		addr, ok := binds[l.flag]
 		if !ok {
