@@ -192,3 +192,59 @@ func TestWorktreesGetTheirOwnStacks(t *testing.T) {
 		t.Errorf("after prune:\n%s", out)
 	}
 }
+
+// A cloned repository's loams.toml naming another project's stack, with
+// worktrees = "clone", must not copy that project's data into a stack of
+// its own: the copy would hand the data (and a key to it) to the
+// repository's scripts. The main checkout's own stack still clones.
+func TestWorktreeDoesNotCloneAnotherProjectsStack(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	t.Parallel()
+	env := cliEnv(t)
+	home := loamsHomeOf(env)
+	base := t.TempDir()
+	other := filepath.Join(base, "bank")
+	_ = os.MkdirAll(other, 0o755)
+	_ = os.WriteFile(filepath.Join(other, "package.json"), []byte(`{"name":"bank"}`), 0o644)
+	git(t, other, "init", "-q")
+	if _, errOut, code := loamsIn(t, env, other, "stack", "create", "bank", "--port-base", "25800", "--no-start"); code != 0 {
+		t.Fatalf("create bank: %d %s", code, errOut)
+	}
+	repo := filepath.Join(base, "cloned")
+	_ = os.MkdirAll(repo, 0o755)
+	_ = os.WriteFile(filepath.Join(repo, "package.json"), []byte(`{"name":"cloned"}`), 0o644)
+	_ = os.WriteFile(filepath.Join(repo, "loams.toml"), []byte("[dev]\nstack = \"bank\"\nworktrees = \"clone\"\n"), 0o644)
+	git(t, repo, "init", "-q")
+	git(t, repo, "add", ".")
+	git(t, repo, "commit", "-qm", "init")
+	wt := filepath.Join(base, "feature")
+	git(t, repo, "worktree", "add", "-q", wt)
+	_, errOut, code := loamsIn(t, env, wt, "init", "--yes", "--no-agent", "-o", "json")
+	if code != 3 || !strings.Contains(errOut, "confirmation_required") || !strings.Contains(errOut, other) {
+		t.Errorf("init --yes in the cloned repo's worktree: exit %d, want 3 confirmation_required naming %s: %s", code, other, errOut)
+	}
+	// The agent's face: stack_start {} creates a worktree's stack without
+	// asking, so here it must refuse.
+	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
+	cmd.Env, cmd.Dir = append(env, "CLAUDE_PROJECT_DIR="+wt), wt
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	session, err := mcp.NewClient(&mcp.Implementation{Name: t.Name(), Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "stack_start", Arguments: map[string]any{}})
+	session.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(res.StructuredContent)
+	if !res.IsError || !strings.Contains(string(data), "confirmation_required") {
+		t.Errorf("stack_start {} in the cloned repo's worktree: want confirmation_required, got %s", data)
+	}
+	if _, err := os.Stat(filepath.Join(home, "stacks", "bank-feature")); err == nil {
+		t.Error("bank's data was copied into the cloned repository's worktree stack")
+	}
+}

@@ -55,8 +55,11 @@ func (w *Workspace) ExportIntoProject(ctx context.Context, name, profile string)
 	}
 	if name == "" && w.StackFlag == "" { // the target rule decides: maybe on loams.toml's word
 		_, t, err := w.Endpoint()
-		if err == nil {
+		switch {
+		case err == nil:
 			err = w.vouch(t)
+		case t.Source == FromWorktree:
+			err = nil // made on first need by ExportSource, whose copy of the main stack is vouched for (vouchMain)
 		}
 		if err != nil {
 			return envfile.Stack{}, t, err
