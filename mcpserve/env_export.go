@@ -13,7 +13,7 @@ type envExportInput struct {
 	Path      string `json:"path,omitempty" jsonschema:"project file to write, named .env* (default .env.loams)"`
 	MergeInto string `json:"merge_into,omitempty" jsonschema:"also merge a block into this file, e.g. .env"`
 	Force     bool   `json:"force,omitempty" jsonschema:"re-point a file written for another stack"`
-	Profile   string `json:"profile,omitempty" jsonschema:"remote profile the user named (loams.toml alone does not choose one)"`
+	Profile   string `json:"profile,omitempty" jsonschema:"a remote profile the user named"`
 }
 
 // envExportResult is what was written and the target it was written for.
@@ -27,7 +27,7 @@ func (s *Server) envExportTool() tool {
 		Name:  "env_export",
 		Title: "Write .env.loams",
 		Description: "Write the project's stack URLs and API key to .env.loams (0600, git-ignored), optionally merged into " +
-			".env, so the app can connect; under a remote profile, its endpoint's. Returns values with the key redacted: load the file, never ask for the key.",
+			".env; under a remote profile, its endpoint's. Returns the key redacted: load the file, never ask for the key.",
 		Annotations: annotations(writes, notDestructive, idempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")

@@ -24,14 +24,14 @@ type stackCreateInput struct {
 	Engines []string `json:"engines,omitempty" jsonschema:"engines besides native; omit for the defaults"`
 	Storage string   `json:"storage,omitempty" jsonschema:"dir:PATH or mount:PATH; omit for the stack directory"`
 	Start   bool     `json:"start" jsonschema:"start it (waits up to 60 s)"`
-	From    string   `json:"from,omitempty" jsonschema:"clone of stack NAME or snapshot NAME@SNAP"`
+	From    string   `json:"from,omitempty" jsonschema:"copy the data of NAME or NAME@SNAP"`
 }
 
 func (s *Server) stackCreateTool() tool {
 	return newTool(toolSpec[stackCreateInput, stackCreated]{
 		Name:  "stack_create",
 		Title: "Create a local stack",
-		Description: "Create and start a local stack (a Loams server on 127.0.0.1, local storage). Use it when stack_status " +
+		Description: "Create and start a local stack (a Loams server on 127.0.0.1). Use it when stack_status " +
 			"shows none for the project, then call env_export. Binds an unbound project (loams.toml). At most 8 stacks; needs the server installed.",
 		Annotations: annotations(writes, notDestructive, notIdempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {

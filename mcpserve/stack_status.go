@@ -35,7 +35,7 @@ func (s *Server) stackStatusTool() tool {
 		Title: "Local stack status",
 		Description: "List local stacks (or one): state, endpoints, variable names; target is this project's stack. " +
 			"Use it before stack_create or stack_start, and when an app cannot connect. Crashed stacks include log lines. " +
-			"A remote profile's endpoint is listed too (kind \"remote\").",
+			"Lists a remote profile's endpoint as kind \"remote\".",
 		Annotations: annotations(readOnly, notDestructive, idempotent, closedWorld),
 		Schema:      func(sc *jsonschemaSchema) { stackNameSchema(sc, "name") },
 		Run: func(ctx context.Context, in stackStatusInput) (stackStatus, error) {
