@@ -108,6 +108,9 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		}
 		// --stack is the rule's second step; a stack, or a remote profile.
 		source, name, ws.StackFlag = ws.ExportSource, "", opts.Stack
+		if opts.Write != "" || opts.Merge != "" {
+			source = ws.ExportInto // a write into an unbound project needs a choice
+		}
 	}
 	st, target, err := source(ctx, name)
 	if err != nil {

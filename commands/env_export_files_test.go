@@ -71,7 +71,7 @@ func TestEnvExportRefusalsWriteNothing(t *testing.T) {
 			gitIn(t, base, "init", "-q", proj)
 			tt.setup(t, proj)
 			before := listFiles(t, base)
-			out, errOut, code := loamsIn(t, env, proj, append([]string{"env", "export", "-o", "json"}, tt.args...)...)
+			out, errOut, code := loamsIn(t, env, proj, append([]string{"env", "export", "-o", "json", "--stack", "dev"}, tt.args...)...)
 			if code != tt.exit || !strings.Contains(errOut, `"code": "`+tt.code+`"`) || out != "" {
 				t.Errorf("exit %d, stdout %q, stderr %s; want exit %d %s", code, out, errOut, tt.exit, tt.code)
 			}
@@ -99,7 +99,7 @@ func TestEnvExportFindsProjectsByEveryMarker(t *testing.T) {
 		}
 		sub := filepath.Join(proj, "src")
 		os.Mkdir(sub, 0o755)
-		if _, errOut, code := loamsIn(t, env, sub, "env", "export", "--write", ".env.loams"); code != 0 {
+		if _, errOut, code := loamsIn(t, env, sub, "env", "export", "--stack", "dev", "--write", ".env.loams"); code != 0 {
 			t.Errorf("%s: exit %d: %s", marker, code, errOut)
 		}
 		if fi, err := os.Stat(filepath.Join(proj, ".env.loams")); err != nil || fi.Mode().Perm() != 0o600 {

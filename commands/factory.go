@@ -10,6 +10,7 @@ import (
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/iostreams"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/stack"
 	"loams.dev/cli/workspace"
 )
 
@@ -44,6 +45,10 @@ type Factory struct {
 	// built from it (factory_workspace.go).
 	projectDir string
 	ws         *workspace.Workspace
+	// sv is the process's one supervisor; stacks its one store of stack
+	// keys (factory_secrets.go).
+	sv     *stack.Supervisor
+	stacks storeOnce
 
 	// keyringNote makes the "no usable OS keyring" notice once per process.
 	keyringNote sync.Once

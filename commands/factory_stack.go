@@ -13,8 +13,13 @@ import (
 	"loams.dev/cli/workspace"
 )
 
-// Supervisor is the stack manager for this LOAMS_HOME and profile.
+// Supervisor is the process's one stack supervisor for this LOAMS_HOME
+// and profile; both faces (the verbs, and `mcp serve`'s tools through the
+// workspace) share it.
 func (f *Factory) Supervisor() (*stack.Supervisor, error) {
+	if f.sv != nil {
+		return f.sv, nil
+	}
 	h, err := f.Home()
 	if err != nil {
 		return nil, err
@@ -23,8 +28,9 @@ func (f *Factory) Supervisor() (*stack.Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &stack.Supervisor{Home: h, Secrets: f.SecretStore, Getenv: f.Getenv, ProfileServer: p.ServerBinary,
-		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now, Notify: f.Notice}, nil
+	f.sv = &stack.Supervisor{Home: h, Secrets: f.SecretStore, Getenv: f.Getenv, ProfileServer: p.ServerBinary,
+		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now, Notify: f.Notice}
+	return f.sv, nil
 }
 
 // stackAndSupervisor is how the stack verbs that act on one stack begin:

@@ -7,6 +7,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/stack"
 )
 
 type stackDeleteOptions struct {
@@ -60,6 +61,12 @@ func runStackDelete(ctx context.Context, f *Factory, opts *stackDeleteOptions) e
 	if err != nil {
 		return err
 	}
+	out := stackDeleted{DeleteResult: res}
+	if ws, err := f.Workspace(); err != nil {
+		return err
+	} else if out.DefaultUnset, err = ws.Forget(opts.Name); err != nil {
+		return err
+	}
 	rows := [][]string{{"deleted", res.Name}}
 	if res.AlreadyGone {
 		rows = [][]string{{"already gone", res.Name}}
@@ -67,5 +74,15 @@ func runStackDelete(ctx context.Context, f *Factory, opts *stackDeleteOptions) e
 	if res.KeptData != "" {
 		rows = append(rows, []string{"data kept in", res.KeptData})
 	}
-	return f.Printer().Print(output.View{JSON: res, Rows: rows})
+	for _, p := range out.DefaultUnset {
+		rows = append(rows, []string{"default_stack unset", "profile " + p})
+	}
+	return f.Printer().Print(output.View{JSON: out, Rows: rows})
+}
+
+// stackDeleted is what delete did, with the profiles whose default_stack
+// named the stack (now unset).
+type stackDeleted struct {
+	*stack.DeleteResult
+	DefaultUnset []string `json:"default_stack_unset,omitempty"`
 }

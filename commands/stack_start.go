@@ -30,19 +30,16 @@ func newStackStartCmd(f *Factory) *cli.Command {
 }
 
 func runStackStart(ctx context.Context, f *Factory, opts *stackStartOptions) error {
-	t, sv, err := f.stackAndSupervisor(opts.Name)
+	t, err := f.actingTarget(opts.Name)
 	if err != nil {
 		return err
 	}
-	n := t.Stack
-	start := sv.Start
-	if r := f.managed(n); r != nil { // autostarted: the service manager starts it
-		start = func(ctx context.Context, _ string, wait time.Duration) (*stack.Description, error) {
-			return f.startManaged(ctx, r, sv, wait)
-		}
+	ws, err := f.Workspace()
+	if err != nil {
+		return err
 	}
 	var d *stack.Description
-	if err := f.withProgress("starting "+n+"…", func() (err error) { d, err = start(ctx, n, opts.Wait); return err }); err != nil {
+	if err := f.withProgress("starting "+t.Stack+"…", func() (err error) { d, err = ws.Start(ctx, t.Stack, opts.Wait); return err }); err != nil {
 		return err
 	}
 	return f.printStack(d, t)

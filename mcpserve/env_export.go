@@ -35,7 +35,9 @@ func (s *Server) envExportTool() tool {
 		},
 		Run: func(ctx context.Context, in envExportInput) (envExportResult, error) {
 			// The target rule: name, --stack, LOAMS_STACK, loams.toml, …; or the remote profile.
-			st, target, err := s.workspace().ExportSource(ctx, in.Name)
+			// In a project with no binding, default_stack and the only stack
+			// do not decide what is written into it.
+			st, target, err := s.workspace().ExportInto(ctx, in.Name)
 			if err != nil {
 				return envExportResult{}, err
 			}

@@ -50,7 +50,11 @@ func (s *Server) stackCreateTool() tool {
 			// An agent's storage stays inside the project or LOAMS_HOME;
 			// without a project only LOAMS_HOME is allowed.
 			root, _ := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
-			d, err := s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
+			sv, err := s.supervisor()
+			if err != nil {
+				return stackCreated{}, err
+			}
+			d, err := sv.Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
 				Start: in.Start, Wait: stack.DefaultWait, ConfineStorage: true, StorageRoot: root, Project: root})
 			// server_binary_not_found carries its agent hint (ask the user:
 			// tools never download).

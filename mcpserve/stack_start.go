@@ -28,11 +28,13 @@ func (s *Server) stackStartTool() tool {
 			stackNameSchema(sc, "name")
 		},
 		Run: func(ctx context.Context, in stackStartInput) (stackStarted, error) {
-			t, err := s.workspace().Stack(in.Name)
+			t, err := s.workspace().ActOn(in.Name)
 			if err != nil {
 				return stackStarted{}, err
 			}
-			d, err := s.supervisor().Start(ctx, t.Stack, stack.DefaultWait)
+			// The same function as `loams stack start`: through the service
+			// manager when autostart owns the stack.
+			d, err := s.workspace().Start(ctx, t.Stack, stack.DefaultWait)
 			return stackStarted{Description: d, Target: t}, err
 		},
 	})

@@ -72,3 +72,28 @@ func (w *Workspace) Adopt(name string) (Adoption, error) {
 	a.DefaultFor = pname
 	return a, nil
 }
+
+// Forget is what a deleted stack leaves behind in config.toml: every
+// profile whose default_stack named it has it unset (else every directory
+// with no binding would fail on a stack that is gone). It returns those
+// profiles. A loams.toml still naming it is doctor's to report, in its
+// project.
+func (w *Workspace) Forget(name string) ([]string, error) {
+	cfg, err := config.Load(w.Home.Config())
+	if err != nil {
+		return nil, err
+	}
+	var unset []string
+	for _, pname := range cfg.ProfileNames() {
+		if p, ok := cfg.Profile(pname); ok && p.DefaultStack == name {
+			if err := cfg.Unset(pname, "default_stack"); err != nil {
+				return unset, err
+			}
+			unset = append(unset, pname)
+		}
+	}
+	if len(unset) == 0 {
+		return nil, nil
+	}
+	return unset, cfg.Save()
+}

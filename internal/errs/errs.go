@@ -67,6 +67,7 @@ const (
 	ToolDisabled              Code = "tool_disabled"
 	ConfigUnreadable          Code = "config_unreadable"
 	ServiceManagerUnavailable Code = "service_manager_unavailable"
+	ProjectUnbound            Code = "project_unbound"
 )
 
 // exitCodes is the one table from error code to process exit code.
@@ -121,6 +122,7 @@ var exitCodes = map[Code]int{
 	PackageNotPublished:       6,
 	ServiceManagerUnavailable: 6,
 	ToolDisabled:              8,
+	ProjectUnbound:            3,
 }
 
 // ExitCode returns the exit code of c; an unknown code is a bug (1).

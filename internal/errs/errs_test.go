@@ -24,6 +24,7 @@ var specExitCodes = map[Code]int{
 	"interrupted":     130,
 	"stack_ambiguous": 2, "release_not_published": 4, "env_target_mismatch": 5, "config_unreadable": 5,
 	"package_not_published": 6, "service_manager_unavailable": 6, "tool_disabled": 8,
+	"project_unbound": 3,
 }
 
 func TestEveryCodeMapsToItsExitCode(t *testing.T) {
