@@ -32,24 +32,29 @@ func (w *Workspace) ProjectRoot() string {
 }
 
 // Adopt is what both faces do after creating a stack: a project with no
-// binding is bound to it (loams.toml), and a profile with no default stack
-// gets it as its default, so the next command without a name finds it
-// whichever face made it.
+// binding is bound to it (loams.toml); outside any project, a profile with
+// no default stack gets it as its default. The next command without a name
+// finds it whichever face made it.
 func (w *Workspace) Adopt(name string) (Adoption, error) {
 	var a Adoption
 	b, err := w.Binding()
 	if err != nil {
 		return a, err
 	}
-	if root := w.ProjectRoot(); root != "" && b.Stack == "" {
-		path, changed, err := Bind(root, name)
-		if err != nil {
-			return a, err
+	if root := w.ProjectRoot(); root != "" {
+		if b.Stack == "" {
+			path, changed, err := Bind(root, name)
+			if err != nil {
+				return a, err
+			}
+			if changed {
+				a.Bound = path
+			}
+			w.Rebind()
 		}
-		if changed {
-			a.Bound = path
-		}
-		w.Rebind()
+		// The project's loams.toml binds it; a profile default made here
+		// would become every unbound directory's (project.md).
+		return a, nil
 	}
 	p, err := w.Profile()
 	if err != nil || p.DefaultStack != "" {
