@@ -2,10 +2,10 @@ package mcpserve
 
 import (
 	"context"
-	"errors"
 
 	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/workspace"
 )
 
 // remoteStatus is how stack_status lists a remote endpoint beside the
@@ -37,22 +37,18 @@ func (s *Server) remoteStatusOf(ctx context.Context, ep endpoint.Endpoint) remot
 	c, err := s.workspace().Client(ep, endpoint.Key{}, "loams/"+s.opts.Build.Version)
 	if err == nil {
 		defer c.Close()
-		var inst *endpoint.Instance
-		inst, _, err = c.GetInstance(ctx)
-		switch {
-		case err == nil:
-			st.State, st.ServerVersion = "reachable", inst.ServerVersion
-		case errors.Is(err, endpoint.ErrNotServed):
-			st.State, err = "reachable", nil
-		}
-	}
-	if err != nil {
-		e := errs.As(err)
-		if e.Code != errs.EndpointUnreachable && e.Code != errs.TLSError {
+		r := workspace.Probe(ctx, c) // the same check as `loams status`
+		if r.Reachable {
 			st.State = "reachable"
 		}
-		obj := e.Object()
-		obj.Hint = e.HintFor(true)
+		if r.Instance != nil {
+			st.ServerVersion = r.Instance.ServerVersion
+		}
+		err = r.Err
+	}
+	if err != nil {
+		obj := errs.As(err).Object()
+		obj.Hint = errs.As(err).HintFor(true)
 		st.Error = &obj
 	}
 	return st
