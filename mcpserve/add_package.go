@@ -32,8 +32,14 @@ func (s *Server) addPackageTool() tool {
 			if err != nil {
 				return nil, err
 			}
-			return pkgadd.Add(ctx, pkgadd.Request{Packages: []string{in.Package}, Language: in.Language, Dev: in.Dev, DryRun: in.DryRun, ProjectDir: dir,
+			res, err := pkgadd.Add(ctx, pkgadd.Request{Packages: []string{in.Package}, Language: in.Language, Dev: in.Dev, DryRun: in.DryRun, ProjectDir: dir,
 				Version: s.opts.Build.Version, Getenv: s.opts.Getenv})
+			if err == nil {
+				// A package manager that exited non-zero is a tool error with
+				// its code and hint, never a result the model reads as added.
+				err = pkgadd.Failure(res)
+			}
+			return res, err
 		},
 	})
 }
