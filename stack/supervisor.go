@@ -131,7 +131,7 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 		return nil, err
 	}
 	if !isFile(s.ServerBinary) {
-		return nil, notFound().With("path", s.ServerBinary)
+		return nil, binaryGone(s)
 	}
 	srv, err := Probe(ctx, sv.Home, s.ServerBinary)
 	if err != nil {
