@@ -268,6 +268,9 @@ func (sv *Supervisor) Stop(ctx context.Context, name string, grace time.Duration
 		grace = DefaultGrace
 	}
 	s, err := Load(sv.Home, name)
+	if errs.Is(err, errs.StackNotFound) {
+		return nil, notFoundError(sv.Home, name, false) // stopping it is no reason to create it
+	}
 	if err != nil {
 		return nil, err
 	}
