@@ -205,17 +205,20 @@ func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited
 				ForAgent("read details.log_tail and tell the user the server refuses the stack's key; " + errs.AskUser("loams stack logs "+s.Name))
 		}
 		if exited == nil && !p.ours() {
-			return nil, sv.crashError(s, -1)
+			return nil, sv.crashError(s, -1, "") // another start's server: how it ended is not ours to know
 		}
 		select {
 		case err := <-exited:
-			code := -1
+			code, how := -1, ""
 			var ee *exec.ExitError
 			if errors.As(err, &ee) {
 				code = ee.ExitCode()
+				if code < 0 { // killed by a signal: "signal: killed", not "exit code -1"
+					how = ee.ProcessState.String()
+				}
 			}
 			_ = os.Remove(s.PidPath())
-			return nil, sv.crashError(s, code)
+			return nil, sv.crashError(s, code, how)
 		case <-deadline.C:
 			return nil, errs.New(errs.Timeout,
 				fmt.Sprintf("the server is still starting: watch `loams stack logs %s`, or stop it with `loams stack stop %s` and start again with a longer --wait-timeout", s.Name, s.Name),
@@ -239,11 +242,25 @@ func (s *Spec) servedBy(pid int) bool {
 	return yes || !known
 }
 
-func (sv *Supervisor) crashError(s *Spec, code int) error {
-	return errs.New(errs.ServerError, fmt.Sprintf("read the log tail below or `loams stack logs %s`; fix the cause and run `loams stack start %s`", s.Name, s.Name),
-		"the server of stack %q exited while starting (exit code %d)", s.Name, code).
+// crashError is a server that ended while starting: its exit code, or how
+// it ended when a signal killed it (how, e.g. "signal: killed": an OOM
+// killer, a kill from another shell), or neither when it was not our child.
+func (sv *Supervisor) crashError(s *Spec, code int, how string) error {
+	ended := fmt.Sprintf("exited while starting (exit code %d)", code)
+	switch {
+	case how != "":
+		ended = "was killed while starting (" + how + ")"
+	case code < 0:
+		ended = "ended while starting"
+	}
+	e := errs.New(errs.ServerError, fmt.Sprintf("read the log tail below or `loams stack logs %s`; fix the cause and run `loams stack start %s`", s.Name, s.Name),
+		"the server of stack %q %s", s.Name, ended).
 		With("name", s.Name).With("exit_code", code).With("log_tail", tailLines(s)).
 		ForAgent("read details.log_tail and tell the user the cause; once it is fixed, " + errs.ToolCall("stack_start", map[string]any{"name": s.Name}))
+	if how != "" {
+		e.With("signal", how)
+	}
+	return e
 }
 
 func tailLines(s *Spec) []string {
