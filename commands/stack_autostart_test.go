@@ -162,6 +162,11 @@ func TestAutostartWithoutUserManager(t *testing.T) {
 		if code != 6 || !strings.Contains(errOut, "service_manager_unavailable") {
 			t.Errorf("%s: %d %s", name, code, errOut)
 		}
+		// status does not present a manager that just failed as the one in charge.
+		if out, _, code := loams(t, append(env, extra), "stack", "autostart", "status", "dev", "-o", "json"); code != 0 ||
+			!strings.Contains(out, `"manager_reachable": false`) || !strings.Contains(out, `"manager_problem": "`) {
+			t.Errorf("%s: status: %d %s", name, code, out)
+		}
 		if _, err := os.Stat(unit); !os.IsNotExist(err) {
 			t.Errorf("%s: a unit was written", name)
 		}
