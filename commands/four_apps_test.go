@@ -155,3 +155,31 @@ func TestInitInAProjectKeepsTheDefaultAndDeleteForgetsIt(t *testing.T) {
 		t.Errorf("delete of a stack no profile names: %d %s", code, out)
 	}
 }
+
+// Issue 28: in a bound project, stack create and stack delete take the
+// stack loams.toml names; elsewhere they still want a name (never
+// default_stack: creating or deleting by omission is not a default).
+func TestCreateAndDeleteInABoundProjectNeedNoName(t *testing.T) {
+	t.Parallel()
+	homeDir, _ := filepath.EvalSymlinks(t.TempDir())
+	env := cliEnv(t, "HOME="+homeDir)
+	bound, unbound := filepath.Join(homeDir, "nodeapp"), filepath.Join(homeDir, "pyapp")
+	for _, d := range []string{bound, unbound} {
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "package.json"), []byte("{}\n"), 0o644)
+	}
+	os.WriteFile(filepath.Join(bound, "loams.toml"), []byte("[dev]\nstack = \"nodeapp\"\n"), 0o644)
+	out, errOut, code := loamsIn(t, env, bound, "-o", "json", "stack", "create", "--no-start", "--port-base", "24900")
+	if code != 0 || !strings.Contains(out, `"name": "nodeapp"`) {
+		t.Fatalf("create in a bound project: exit %d %s %s", code, out, errOut)
+	}
+	if _, errOut, code := loamsIn(t, env, unbound, "stack", "create", "--no-start"); code != 2 || !strings.Contains(errOut, "loams stack create pyapp") {
+		t.Errorf("create in an unbound project: exit %d %s", code, errOut)
+	}
+	if _, errOut, code := loamsIn(t, env, unbound, "stack", "delete", "--yes"); code != 2 || !strings.Contains(errOut, "needs a stack name") {
+		t.Errorf("delete in an unbound project (nodeapp is the only stack): exit %d %s", code, errOut)
+	}
+	if out, errOut, code := loamsIn(t, env, bound, "-o", "json", "stack", "delete", "--yes"); code != 0 || !strings.Contains(out, `"name": "nodeapp"`) {
+		t.Fatalf("delete in a bound project: exit %d %s %s", code, out, errOut)
+	}
+}

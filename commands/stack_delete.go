@@ -24,7 +24,7 @@ func newStackDeleteCmd(f *Factory) *cli.Command {
 		Usage:   "Stop a stack and delete its directory, data and API key",
 		Description: describe("Asks first on a terminal; scripts pass --yes. --keep-data moves data/ aside.",
 			"loams stack delete dev --yes", "loams stack delete dev --keep-data --yes"),
-		Flags: []cli.Flag{nameFlag(&opts.Name, true),
+		Flags: []cli.Flag{nameOrBoundFlag(&opts.Name),
 			&cli.BoolFlag{Name: "keep-data", Usage: "move data/ to $LOAMS_HOME/kept/ instead of deleting it", Destination: &opts.KeepData},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation", Destination: &opts.Yes}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -33,7 +33,10 @@ func newStackDeleteCmd(f *Factory) *cli.Command {
 	}
 }
 
-func runStackDelete(ctx context.Context, f *Factory, opts *stackDeleteOptions) error {
+func runStackDelete(ctx context.Context, f *Factory, opts *stackDeleteOptions) (err error) {
+	if opts.Name, err = f.namedOrBound(opts.Name, "delete"); err != nil {
+		return err
+	}
 	sv, err := f.Supervisor()
 	if err != nil {
 		return err
