@@ -256,3 +256,35 @@ func TestScopesAndAgents(t *testing.T) {
 		}
 	}
 }
+
+// Issue 28: uninstall removes the directory install created (~/.codex),
+// so a later init does not "detect" Codex; a directory that was there,
+// or that holds other files by then, stays.
+func TestUninstallRemovesTheDirectoryInstallCreated(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	codexDir := filepath.Join(w.home, ".codex")
+	if _, err := Install(ctx, w.env, InstallRequest{Agent: "codex", Scope: "user"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(codexDir); err != nil {
+		t.Fatalf("install made no %s: %v", codexDir, err)
+	}
+	if _, err := Uninstall(ctx, w.env, UninstallRequest{Agent: "codex"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(codexDir); !os.IsNotExist(err) {
+		t.Errorf("uninstall left %s: %v", codexDir, err)
+	}
+	// Another file in it by then (Codex itself ran): the directory stays.
+	if _, err := Install(ctx, w.env, InstallRequest{Agent: "codex", Scope: "user"}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(codexDir, "history.jsonl"), []byte("{}\n"), 0o600)
+	if _, err := Uninstall(ctx, w.env, UninstallRequest{Agent: "codex"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(codexDir, "history.jsonl")); err != nil {
+		t.Errorf("uninstall removed Codex's own file: %v", err)
+	}
+}
