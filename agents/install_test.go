@@ -288,3 +288,33 @@ func TestUninstallRemovesTheDirectoryInstallCreated(t *testing.T) {
 		t.Errorf("uninstall removed Codex's own file: %v", err)
 	}
 }
+
+// Issue 28: an agent loams registered is present for init, even with no
+// ~/.claude and no `claude` on PATH (a project's .mcp.json); another
+// project's entry does not make it present here.
+func TestRecordedAgentIsPresent(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	has := func(env Env) bool {
+		for _, a := range env.Present(ctx) {
+			if a.Name == "claude-code" {
+				return true
+			}
+		}
+		return false
+	}
+	if has(w.env) {
+		t.Fatal("claude-code present before any install")
+	}
+	if _, err := Install(ctx, w.env, InstallRequest{Agent: "claude-code", Scope: "project"}); err != nil {
+		t.Fatal(err)
+	}
+	if !has(w.env) {
+		t.Error("claude-code, registered in this project, is not present")
+	}
+	other := w.env
+	other.ProjectDir = t.TempDir()
+	if has(other) {
+		t.Error("another project's entry made claude-code present")
+	}
+}
