@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"loams.dev/cli/pkgadd"
-	"loams.dev/cli/project"
 )
 
 type addPackageInput struct {
@@ -28,7 +27,7 @@ func (s *Server) addPackageTool() tool {
 			// lists the values, and tools/list has no bytes to spare.
 		},
 		Run: func(ctx context.Context, in addPackageInput) (*pkgadd.Result, error) {
-			dir, err := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
+			dir, err := s.workspace().Project()
 			if err != nil {
 				return nil, err
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"loams.dev/cli/envfile"
-	"loams.dev/cli/project"
 	"loams.dev/cli/workspace"
 )
 
@@ -41,7 +40,7 @@ func (s *Server) envExportTool() tool {
 			if err != nil {
 				return envExportResult{}, err
 			}
-			dir, err := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
+			dir, err := s.workspace().Project() // the project the workspace decided on, as the CLI's
 			if err != nil {
 				return envExportResult{}, err
 			}

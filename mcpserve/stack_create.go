@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/project"
 	"loams.dev/cli/stack"
 	"loams.dev/cli/workspace"
 )
@@ -49,7 +48,7 @@ func (s *Server) stackCreateTool() tool {
 			}
 			// An agent's storage stays inside the project or LOAMS_HOME;
 			// without a project only LOAMS_HOME is allowed.
-			root, _ := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
+			root := s.workspace().ProjectRoot()
 			sv, err := s.supervisor()
 			if err != nil {
 				return stackCreated{}, err

@@ -15,20 +15,28 @@ type Adoption struct {
 	DefaultFor string `json:"default_for,omitempty"`
 }
 
-// ProjectRoot is the project directory: --project-dir (or the MCP
-// server's), else the nearest ancestor of Dir with a project marker.
-// "" outside any project.
+// ProjectRoot is the project directory: the one the face was given
+// (--project-dir, the agent's), else the nearest ancestor of Dir with a
+// project marker. "" outside any project.
 func (w *Workspace) ProjectRoot() string {
-	dir, err := project.Find("", func(k string) string {
+	dir, _ := w.Project()
+	return dir
+}
+
+// Project is ProjectRoot with the reason there is none (project.Find's
+// errors: no project found, a --project-dir that does not exist). Both
+// faces take the project they write into from here.
+func (w *Workspace) Project() (string, error) {
+	getenv := func(k string) string {
 		if k == "CLAUDE_PROJECT_DIR" {
 			return "" // Dir already is the project directory the face chose
 		}
 		return w.Getenv(k)
-	}, w.Dir)
-	if err != nil {
-		return ""
 	}
-	return dir
+	if w.explicitDir {
+		return project.Find(w.Dir, getenv, "")
+	}
+	return project.Find("", getenv, w.Dir)
 }
 
 // Adopt is what both faces do after creating a stack: a project with no

@@ -41,7 +41,7 @@ func Open(sel Selection, env Env) *Workspace {
 	if dir == "" {
 		dir = sel.Cwd
 	}
-	return &Workspace{Home: env.Home, Getenv: env.Getenv, Dir: dir,
+	return &Workspace{Home: env.Home, Getenv: env.Getenv, Dir: dir, explicitDir: sel.ProjectDir != "",
 		StackFlag: sel.Stack, EndpointFlag: sel.Endpoint, ProfileFlag: sel.Profile,
 		Secrets: env.Secrets, ProfileKeys: env.ProfileKeys, Supervisor: env.Supervisor, Managed: env.Managed}
 }

@@ -116,6 +116,10 @@ type Workspace struct {
 	// (a typo such as `stak` would otherwise silently bind nothing).
 	Warn func(string)
 
+	// explicitDir: Dir was given as the project (--project-dir, the
+	// agent's), not a directory to look for one from.
+	explicitDir bool
+
 	once    sync.Once
 	warned  sync.Once
 	binding Binding
