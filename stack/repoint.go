@@ -78,5 +78,5 @@ func binaryGone(s *Spec) error {
 		"point the stack at another server: `loams stack start "+s.Name+" --server-binary PATH` (`loams server list` shows the servers found), or `loams stack restart "+s.Name+" --upgrade` for the current one",
 		"stack %q runs %s, which is gone (removed or moved)", s.Name, s.ServerBinary).
 		With("name", s.Name).With("path", s.ServerBinary).
-		ForAgent(errs.AskUser("loams stack start " + s.Name + " --server-binary PATH") + " (the stack's server binary was removed)")
+		ForAgent(errs.AskUser("loams stack start "+s.Name+" --server-binary PATH") + " (the stack's server binary was removed)")
 }
