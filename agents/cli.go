@@ -40,10 +40,19 @@ func (e Env) findCLI(ctx context.Context, a Agent) string {
 
 // Present reports which hosts look installed on this machine: their CLI
 // answers, or one of their config directories exists (for `loams init`).
+// An agent with an entry `loams mcp install` recorded is present too: a
+// Claude Code set up through ~/.claude.json or a project's .mcp.json, with
+// no ~/.claude directory and no `claude` on this PATH, is still there.
 func (e Env) Present(ctx context.Context) []Agent {
+	recorded := map[string]bool{}
+	if recs, err := loadRecords(e.Loams.MCPInstalls()); err == nil {
+		for _, r := range recs.Installs {
+			recorded[r.Agent] = recorded[r.Agent] || e.ours(r)
+		}
+	}
 	var out []Agent
 	for _, a := range hosts {
-		if slices.ContainsFunc(a.Detect(e), isDir) || e.findCLI(ctx, a) != "" {
+		if recorded[a.Name] || slices.ContainsFunc(a.Detect(e), isDir) || e.findCLI(ctx, a) != "" {
 			out = append(out, a)
 		}
 	}

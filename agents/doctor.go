@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,6 +43,9 @@ type Check struct {
 	Error    string   `json:"error,omitempty"`
 	Fix      string   `json:"fix,omitempty"`
 	Warning  string   `json:"warning,omitempty"`
+	// Project is the project a project-scope entry belongs to ("" for a
+	// user-scope entry): `loams doctor` reports it as project_agents.
+	Project string `json:"project,omitempty"`
 }
 
 // doctorTimeout bounds one handshake: agents give up sooner than this.
@@ -69,11 +73,12 @@ func Doctor(ctx context.Context, e Env) ([]Check, error) {
 }
 
 type registration struct {
-	agent  Agent
-	scope  string
-	name   string
-	loc    Location
-	stored map[string]any
+	project string // the project a project-scope entry belongs to
+	agent   Agent
+	scope   string
+	name    string
+	loc     Location
+	stored  map[string]any
 	// err: the config file could not be read safely (config_unreadable,
 	// path_outside_project): reported, never followed.
 	err error
@@ -93,7 +98,7 @@ func (e Env) registered() ([]registration, error) {
 			servers, err := loc.servers()
 			var coded *errs.Error
 			if errors.As(err, &coded) {
-				out = append(out, registration{agent: a, scope: scope, name: "loams", loc: loc, err: coded})
+				out = append(out, registration{agent: a, scope: scope, name: "loams", loc: loc, err: coded, project: projectOf(loc)})
 				continue
 			}
 			for _, name := range slices.Sorted(maps.Keys(servers)) {
@@ -101,7 +106,7 @@ func (e Env) registered() ([]registration, error) {
 					continue
 				}
 				seen[a.Name+"/"+scope+"/"+name] = true
-				out = append(out, registration{agent: a, scope: scope, name: name, loc: loc, stored: servers[name]})
+				out = append(out, registration{agent: a, scope: scope, name: name, loc: loc, stored: servers[name], project: projectOf(loc)})
 			}
 		}
 	}
@@ -110,14 +115,28 @@ func (e Env) registered() ([]registration, error) {
 		return nil, err
 	}
 	for _, r := range recs.Installs {
-		if seen[r.Agent+"/"+r.Scope+"/"+r.Name] {
+		if seen[r.Agent+"/"+r.Scope+"/"+r.Name] || !e.ours(r) {
 			continue
 		}
 		a, _, _ := Lookup(r.Agent, r.Scope)
-		out = append(out, registration{agent: a, scope: r.Scope, name: r.Name, loc: Location{Path: r.Path}})
+		out = append(out, registration{agent: a, scope: r.Scope, name: r.Name, loc: Location{Path: r.Path}, project: cmp.Or(r.Project, r.Root)})
 	}
 	return out, nil
 }
+
+// ours reports whether a recorded install is checked from here: a
+// project-scope entry belongs to its project, and only doctor run in that
+// project looks at it (elsewhere its file is not where that directory's
+// agents read, and its fix would write into the wrong project).
+func (e Env) ours(r Record) bool {
+	project := cmp.Or(r.Project, r.Root)
+	return project == "" || e.ProjectDir != "" && sameFile(project, e.ProjectDir)
+}
+
+// projectOf is the project a config location belongs to ("" for a user
+// scope): the project a file is confined to, or the project a user file
+// nests the entry under (Claude Code's local scope).
+func projectOf(loc Location) string { return cmp.Or(nestedProject(loc), loc.Root) }
 
 // servers reads every entry of the location's server container.
 func (l Location) servers() (map[string]map[string]any, error) {
@@ -129,7 +148,7 @@ func (l Location) servers() (map[string]map[string]any, error) {
 }
 
 func (e Env) check(ctx context.Context, r registration) Check {
-	c := Check{Agent: r.agent.Name, Scope: r.scope, Name: r.name, Config: r.loc.Path}
+	c := Check{Agent: r.agent.Name, Scope: r.scope, Name: r.name, Config: r.loc.Path, Project: r.project}
 	fix := fmt.Sprintf("loams mcp install --agent %s --scope %s", r.agent.Name, r.scope)
 	if ce := (*errs.Error)(nil); errors.As(r.err, &ce) {
 		c.Error, c.Fix = string(ce.Code)+": "+ce.Message, ce.Hint

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -176,6 +178,7 @@ func (e Env) apply(ctx context.Context, res *Result, cf *configFile, loc Locatio
 	if res.Backup, err = backupOnce(loc.Path, cf.data, cf.existed); err != nil {
 		return err
 	}
+	missing := missingDirs(filepath.Dir(loc.Path))
 	if edited {
 		if err := cf.write(doc, loc.Project); err != nil {
 			return err
@@ -188,11 +191,27 @@ func (e Env) apply(ctx context.Context, res *Result, cf *configFile, loc Locatio
 	}
 	after, _, _ := readFile(loc.Path, loc.Root, loc.MaxSize)
 	recs.noteWrite(loc.Path, cf.data, cf.existed, after, res.Backup)
-	if st := recs.Files[loc.Path]; !loc.hasContainer(cf.data) && loc.hasContainer(after) {
+	st := recs.Files[loc.Path]
+	if !loc.hasContainer(cf.data) && loc.hasContainer(after) {
 		st.CreatedContainer = true
-		recs.Files[loc.Path] = st
 	}
+	if len(st.CreatedDirs) == 0 && !st.OriginalExisted {
+		st.CreatedDirs = missing
+	}
+	recs.Files[loc.Path] = st
 	return nil
+}
+
+// missingDirs lists dir and those of its parents that do not exist yet,
+// deepest first: what a write into dir creates.
+func missingDirs(dir string) []string {
+	var out []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || filepath.Dir(d) == d {
+			return out
+		}
+		out = append(out, d)
+	}
 }
 
 // withSkill writes (or, on a dry run, plans) the skill file when asked.

@@ -256,3 +256,65 @@ func TestScopesAndAgents(t *testing.T) {
 		}
 	}
 }
+
+// Issue 28: uninstall removes the directory install created (~/.codex),
+// so a later init does not "detect" Codex; a directory that was there,
+// or that holds other files by then, stays.
+func TestUninstallRemovesTheDirectoryInstallCreated(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	codexDir := filepath.Join(w.home, ".codex")
+	if _, err := Install(ctx, w.env, InstallRequest{Agent: "codex", Scope: "user"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(codexDir); err != nil {
+		t.Fatalf("install made no %s: %v", codexDir, err)
+	}
+	if _, err := Uninstall(ctx, w.env, UninstallRequest{Agent: "codex"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(codexDir); !os.IsNotExist(err) {
+		t.Errorf("uninstall left %s: %v", codexDir, err)
+	}
+	// Another file in it by then (Codex itself ran): the directory stays.
+	if _, err := Install(ctx, w.env, InstallRequest{Agent: "codex", Scope: "user"}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(codexDir, "history.jsonl"), []byte("{}\n"), 0o600)
+	if _, err := Uninstall(ctx, w.env, UninstallRequest{Agent: "codex"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(codexDir, "history.jsonl")); err != nil {
+		t.Errorf("uninstall removed Codex's own file: %v", err)
+	}
+}
+
+// Issue 28: an agent loams registered is present for init, even with no
+// ~/.claude and no `claude` on PATH (a project's .mcp.json); another
+// project's entry does not make it present here.
+func TestRecordedAgentIsPresent(t *testing.T) {
+	ctx := context.Background()
+	w := newWorld(t)
+	has := func(env Env) bool {
+		for _, a := range env.Present(ctx) {
+			if a.Name == "claude-code" {
+				return true
+			}
+		}
+		return false
+	}
+	if has(w.env) {
+		t.Fatal("claude-code present before any install")
+	}
+	if _, err := Install(ctx, w.env, InstallRequest{Agent: "claude-code", Scope: "project"}); err != nil {
+		t.Fatal(err)
+	}
+	if !has(w.env) {
+		t.Error("claude-code, registered in this project, is not present")
+	}
+	other := w.env
+	other.ProjectDir = t.TempDir()
+	if has(other) {
+		t.Error("another project's entry made claude-code present")
+	}
+}

@@ -50,6 +50,10 @@ type FileState struct {
 	// CreatedContainer: the servers object did not exist before our first
 	// entry, so uninstall removes it again once it is empty.
 	CreatedContainer bool `json:"created_container,omitempty"`
+	// CreatedDirs are the directories our first write made (deepest
+	// first, e.g. ~/.codex): uninstall removes them again when empty, or
+	// the next init "detects" an agent that was never installed.
+	CreatedDirs []string `json:"created_dirs,omitempty"`
 }
 
 func loadRecords(path string) (*Records, error) {

@@ -117,6 +117,13 @@ func (e Env) uninstallFile(ctx context.Context, a Agent, these []Record, st File
 				return nil, err
 			}
 			os.Remove(st.Backup) // identical to the file again
+			if original == nil {
+				for _, d := range st.CreatedDirs {
+					if os.Remove(d) != nil { // not empty: someone else's files are there
+						break
+					}
+				}
+			}
 			return res, nil
 		}
 	}

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"loams.dev/cli/agents"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -31,6 +32,9 @@ type doctorEnv struct {
 	f          *Factory
 	stack      string // --stack: only this stack
 	projectDir string // --project-dir: the project to check
+	// projectAgents are the entries of this project's agent configs,
+	// started by checkAgentEntries and reported by checkProject.
+	projectAgents []agents.Check
 }
 
 // checker produces the checks of one part of the setup.

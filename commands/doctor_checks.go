@@ -221,7 +221,7 @@ func checkSecretStore(ctx context.Context, env *doctorEnv) []doctorCheck {
 
 // checkAgentEntries: each agent's loams entry starts and answers MCP, as
 // `loams mcp doctor` checks it.
-func checkAgentEntries(ctx context.Context, env *doctorEnv) []doctorCheck {
+func checkAgentEntries(ctx context.Context, env *doctorEnv) (out []doctorCheck) {
 	aenv, err := env.f.agentsEnv(env.projectDir)
 	if err != nil {
 		return []doctorCheck{failed("agents", err)}
@@ -233,8 +233,16 @@ func checkAgentEntries(ctx context.Context, env *doctorEnv) []doctorCheck {
 	if len(checks) == 0 {
 		return []doctorCheck{pass("agents", "no agent has a loams entry (`loams mcp install --agent claude-code` adds one)")}
 	}
-	var out []doctorCheck
+	defer func() {
+		if len(out) == 0 {
+			out = []doctorCheck{pass("agents", "no agent has a user-scope loams entry (this project's are under project_agents)")}
+		}
+	}()
 	for _, c := range checks {
+		if c.Project != "" { // the project's own: project_agents
+			env.projectAgents = append(env.projectAgents, c)
+			continue
+		}
 		name := "agent " + c.Agent + " " + c.Name
 		if c.Connected {
 			out = append(out, pass(name, "connected, %d tools (%s)", c.Tools, c.Config))

@@ -73,7 +73,7 @@ func endpointChecks(ctx context.Context, f *Factory) []endpointCheck {
 	case serverbin.Older:
 		skew.Status, skew.Message, skew.Fix = "warn", "server "+version+" is older than this loams supports fully", "ask the deployment's operator to upgrade the server"
 	case serverbin.Newer:
-		skew.Status, skew.Message, skew.Fix = "warn", "server "+version+" is newer than this loams knows", "upgrade loams (brew upgrade loams, or go install loams.dev/cli/cmd/loams@latest)"
+		skew.Status, skew.Message, skew.Fix = "warn", "server "+version+" is newer than this loams knows", "upgrade loams (`loams update`, or `git pull && go install ./cmd/loams` in your clone: no release is published yet)"
 	case "unknown":
 		skew.Status, skew.Message = "warn", "the server did not say its version (no GetInstance)"
 	case "unchecked":

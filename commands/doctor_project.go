@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"loams.dev/cli/agents"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,6 +27,15 @@ const checkInfo = "info"
 // that stack with the stack's current key and ports (project.md). The
 // project's agent entries are checked with the agents (checkAgentEntries).
 func checkProject(ctx context.Context, env *doctorEnv) []doctorCheck {
+	checks := checkProjectBinding(ctx, env)
+	if len(checks) == 1 && checks[0].Name == "project" { // no project here
+		return checks
+	}
+	return append(checks, projectAgentChecks(env.projectAgents)...)
+}
+
+// checkProjectBinding: loams.toml, its stack, and .env.loams.
+func checkProjectBinding(ctx context.Context, env *doctorEnv) []doctorCheck {
 	f := env.f
 	ws, err := f.Workspace()
 	if err != nil {
@@ -56,6 +66,25 @@ func checkProject(ctx context.Context, env *doctorEnv) []doctorCheck {
 	checks = append(checks, pass("project_binding", "%s binds this project to stack %s", b.Path, b.Stack))
 	checks = append(checks, projectStackCheck(ctx, f, b.Stack))
 	return append(checks, projectEnvChecks(ctx, ws, b)...)
+}
+
+// projectAgentChecks: each of this project's agent entries starts and
+// lists the tools (project.md project_agents). They are checked here only:
+// from another directory they are not what its agents read.
+func projectAgentChecks(entries []agents.Check) []doctorCheck {
+	if len(entries) == 0 {
+		return []doctorCheck{{Name: "project_agents", Status: checkInfo,
+			Message: "no agent config of this project has a loams entry (`loams mcp install --agent claude-code --scope project` adds one)"}}
+	}
+	var out []doctorCheck
+	for _, c := range entries {
+		if c.Connected {
+			out = append(out, pass("project_agents", "%s %s (%s scope) starts and lists %d tools (%s)", c.Agent, c.Name, c.Scope, c.Tools, c.Config))
+			continue
+		}
+		out = append(out, problem(checkFail, "project_agents", c.Fix, "%s %s (%s scope): %s (%s)", c.Agent, c.Name, c.Scope, c.Error, c.Config))
+	}
+	return out
 }
 
 func projectStackCheck(ctx context.Context, f *Factory, name string) doctorCheck {

@@ -74,3 +74,53 @@ func TestDoctorSeesTheProject(t *testing.T) {
 		t.Fatalf("binding to a missing stack: %+v", c)
 	}
 }
+
+// Issue 28: a project-scope agent entry belongs to its project. doctor in
+// another directory does not report it (it had said "no longer in
+// …/nodeapp/.mcp.json" and exited 5); doctor in the project checks it as
+// project_agents: the entry starts and lists the tools.
+func TestDoctorChecksProjectAgentsOnlyInTheirProject(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	home := filepath.Join(root, "home")
+	env := cliEnv(t, "HOME="+home, "PATH=/nonexistent")
+	node, py := filepath.Join(home, "nodeapp"), filepath.Join(home, "pyapp")
+	for _, app := range []string{node, py} {
+		os.MkdirAll(app, 0o755)
+		os.WriteFile(filepath.Join(app, "package.json"), []byte("{}\n"), 0o644)
+	}
+	if _, errOut, code := loamsIn(t, env, node, "mcp", "install", "--agent", "claude-code", "--scope", "project"); code != 0 {
+		t.Fatalf("install: %s", errOut)
+	}
+	doctor := func(dir string) []doctorCheck {
+		t.Helper()
+		out, errOut, _ := loamsIn(t, env, dir, "doctor", "-o", "json")
+		var d struct{ Checks []doctorCheck }
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatalf("doctor: %v\n%s\n%s", err, out, errOut)
+		}
+		return d.Checks
+	}
+	for _, c := range doctor(py) {
+		if strings.Contains(c.Message+c.Fix, node) {
+			t.Errorf("doctor in pyapp reports nodeapp's entry: %+v", c)
+		}
+		if c.Name == "project_agents" && c.Status != checkInfo {
+			t.Errorf("pyapp has no agent entry of its own: %+v", c)
+		}
+	}
+	var found bool
+	for _, c := range doctor(node) {
+		if c.Name == "project_agents" {
+			found = true
+			if c.Status != checkPass || !strings.Contains(c.Message, "lists") || !strings.Contains(c.Message, filepath.Join(node, ".mcp.json")) {
+				t.Errorf("project_agents in nodeapp: %+v", c)
+			}
+		}
+		if strings.HasPrefix(c.Name, "agent ") && strings.Contains(c.Message, node) {
+			t.Errorf("the project's entry is also an agents row: %+v", c)
+		}
+	}
+	if !found {
+		t.Error("doctor in nodeapp has no project_agents row")
+	}
+}

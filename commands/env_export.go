@@ -47,8 +47,9 @@ type envExportJSON struct {
 
 func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) error) *cli.Command {
 	return &cli.Command{
-		Name:  "export",
-		Usage: "Print a stack's settings as dotenv, shell or json, or write them to .env.loams",
+		Name:      "export",
+		Usage:     "Print a stack's settings as dotenv, shell or json, or write them to .env.loams",
+		ArgsUsage: "[STACK]",
 		Description: describe("dotenv and shell output contain the real API key (you asked for it);\n"+
 			"json output redacts it. --write replaces a file atomically (mode 0600) and adds it to\n"+
 			".gitignore when needed; --merge replaces the loams block in a file you own and keeps\n"+
@@ -56,7 +57,7 @@ func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) e
 			"key is refused when git tracks it (file_tracked), a tool runs it (.envrc: forbidden) or\n"+
 			"it is read-only (forbidden); then nothing is written. Relative paths are taken from the\n"+
 			"project directory.",
-			"loams env export --write .env.loams", "loams env export --stack dev --merge .env",
+			"loams env export --write .env.loams", "loams env export --stack dev --merge .env", "loams env export nodeapp",
 			"eval \"$(loams env export --format shell)\"", "loams env export --output json"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "stack", Usage: "stack to export (default: the target rule: LOAMS_STACK, loams.toml, default_stack, the only stack)"},
@@ -68,11 +69,18 @@ func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) e
 			&cli.StringFlag{Name: "project-dir", Usage: "project directory (default: $CLAUDE_PROJECT_DIR, else the nearest project root)"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			if cmd.Args().Len() > 0 {
-				return errs.New(errs.Usage, "run `loams env export --help`", "env export takes no arguments, got %q", cmd.Args().First())
+			// `env export nodeapp` names the stack, as `stack start nodeapp` does.
+			stackName := cmd.String("stack")
+			switch arg := cmd.Args().First(); {
+			case cmd.Args().Len() > 1:
+				return errs.New(errs.Usage, "name one stack: `loams env export NAME`", "env export takes one stack name, got %d arguments", cmd.Args().Len())
+			case arg != "" && stackName != "" && arg != stackName:
+				return errs.New(errs.Usage, "name the stack once", "env export got two stacks: %q and --stack %q", arg, stackName)
+			case arg != "":
+				stackName = arg
 			}
 			opts := &envExportOptions{
-				Stack: cmd.String("stack"), Format: cmd.String("format"),
+				Stack: stackName, Format: cmd.String("format"),
 				Write: cmd.String("write"), Merge: cmd.String("merge"),
 				NoGitignore: cmd.Bool("no-gitignore"), ProjectDir: cmd.String("project-dir"),
 				Force: cmd.Bool("force"),
@@ -108,7 +116,9 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		}
 		// --stack is the rule's second step; a stack, or a remote profile.
 		source, name, ws.StackFlag = ws.ExportSource, "", opts.Stack
-		if opts.Write != "" || opts.Merge != "" { // into the project: loams.toml alone may not choose the key
+		if opts.Write != "" || opts.Merge != "" {
+			// Into the project: an unbound project needs a choice, and
+			// loams.toml alone may not choose the key (workspace/consent.go).
 			source = func(ctx context.Context, name string) (envfile.Stack, workspace.Target, error) {
 				return ws.ExportIntoProject(ctx, name, "")
 			}

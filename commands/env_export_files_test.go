@@ -71,7 +71,7 @@ func TestEnvExportRefusalsWriteNothing(t *testing.T) {
 			gitIn(t, base, "init", "-q", proj)
 			tt.setup(t, proj)
 			before := listFiles(t, base)
-			out, errOut, code := loamsIn(t, env, proj, append([]string{"env", "export", "-o", "json"}, tt.args...)...)
+			out, errOut, code := loamsIn(t, env, proj, append([]string{"env", "export", "-o", "json", "--stack", "dev"}, tt.args...)...)
 			if code != tt.exit || !strings.Contains(errOut, `"code": "`+tt.code+`"`) || out != "" {
 				t.Errorf("exit %d, stdout %q, stderr %s; want exit %d %s", code, out, errOut, tt.exit, tt.code)
 			}
@@ -99,7 +99,7 @@ func TestEnvExportFindsProjectsByEveryMarker(t *testing.T) {
 		}
 		sub := filepath.Join(proj, "src")
 		os.Mkdir(sub, 0o755)
-		if _, errOut, code := loamsIn(t, env, sub, "env", "export", "--write", ".env.loams"); code != 0 {
+		if _, errOut, code := loamsIn(t, env, sub, "env", "export", "--stack", "dev", "--write", ".env.loams"); code != 0 {
 			t.Errorf("%s: exit %d: %s", marker, code, errOut)
 		}
 		if fi, err := os.Stat(filepath.Join(proj, ".env.loams")); err != nil || fi.Mode().Perm() != 0o600 {
@@ -130,4 +130,30 @@ func commit(t *testing.T, proj, name, content string) {
 	os.WriteFile(filepath.Join(proj, name), []byte(content), 0o644)
 	gitIn(t, proj, "add", "--", name)
 	gitIn(t, proj, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "add "+name)
+}
+
+// Issue 28: ".env.loams (0600, git-ignored)" holds in a project that is not
+// a git repository yet: a later `git init && git add -A` leaves the key out.
+func TestEnvExportIgnoredBeforeGitStarts(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	env := cliEnv(t, "HOME="+t.TempDir())
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", "24500", "--no-start"); code != 0 {
+		t.Fatalf("create: %s", errOut)
+	}
+	proj, _ := filepath.EvalSymlinks(t.TempDir())
+	os.WriteFile(filepath.Join(proj, "package.json"), []byte("{}\n"), 0o644)
+	if _, errOut, code := loamsIn(t, env, proj, "env", "export", "--stack", "dev", "--write", ".env.loams"); code != 0 {
+		t.Fatalf("export: %s", errOut)
+	}
+	gitIn(t, proj, "init", "-q")
+	gitIn(t, proj, "add", "-A")
+	cmd := exec.Command("git", "-C", proj, "ls-files", "--cached")
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	staged, err := cmd.Output()
+	if err != nil || strings.Contains(string(staged), ".env.loams") || !strings.Contains(string(staged), ".gitignore") {
+		t.Fatalf("staged after git init: %q %v", staged, err)
+	}
 }

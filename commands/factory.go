@@ -10,6 +10,7 @@ import (
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/iostreams"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/stack"
 	"loams.dev/cli/workspace"
 )
 
@@ -45,6 +46,10 @@ type Factory struct {
 	projectDir string
 	ws         *workspace.Workspace
 	assumeYes  bool // init --yes: create a worktree's stack without asking (worktree_stack.go)
+	// sv is the process's one supervisor; stacks its one store of stack
+	// keys (factory_secrets.go).
+	sv     *stack.Supervisor
+	stacks storeOnce
 
 	// keyringNote makes the "no usable OS keyring" notice once per process.
 	keyringNote sync.Once

@@ -10,6 +10,7 @@ import (
 	"loams.dev/cli/autostart"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/stack"
+	"loams.dev/cli/workspace"
 )
 
 // registration is one stack's autostart registration on one platform.
@@ -19,6 +20,8 @@ type registration struct {
 	s    autostart.Service
 	file string
 	run  autostart.Runner
+	// notice tells a person what the manager did not do.
+	notice func(format string, args ...any)
 }
 
 // stackRegistration is the stack an autostart verb acts on (name when
@@ -74,7 +77,7 @@ func (f *Factory) registrationFor(name, goos string) (*registration, error) {
 			s.UserID = d + `\` + n
 		}
 	}
-	return &registration{p: p, u: u, s: s, file: p.File(u, s), run: autostart.Runner{}}, nil
+	return &registration{p: p, u: u, s: s, file: p.File(u, s), run: autostart.Runner{}, notice: f.Notice}, nil
 }
 
 func abs(p string) string {
@@ -94,6 +97,15 @@ func (f *Factory) managed(name string) *registration {
 	return r
 }
 
+// service is the workspace's view of managed: the service manager that
+// owns stack name, through which both faces start and stop it.
+func (f *Factory) service(name string) workspace.Service {
+	if r := f.managed(name); r != nil {
+		return r
+	}
+	return nil // not a typed nil: the workspace tests for nil
+}
+
 // stackView is a stack as the CLI shows it: the description, plus
 // whether the service manager runs it (`stack autostart`), which the
 // stack package does not know about.
@@ -110,10 +122,10 @@ func (f *Factory) withAutostart(d *stack.Description) stackView {
 	return v
 }
 
-// startManaged asks the service manager to start the stack and waits until
-// it is ready: `stack start` of an autostarted stack, so the two
-// supervisors never fight over one server.
-func (f *Factory) startManaged(ctx context.Context, r *registration, sv *stack.Supervisor, wait time.Duration) (*stack.Description, error) {
+// Start asks the service manager to start the stack and waits until it is
+// ready: `stack start` (or MCP stack_start) of an autostarted stack, so
+// the two supervisors never fight over one server.
+func (r *registration) Start(ctx context.Context, sv *stack.Supervisor, wait time.Duration) (*stack.Description, error) {
 	d, err := sv.Describe(ctx, r.s.Stack)
 	if err != nil || d.State == stack.Running {
 		return d, err
@@ -128,11 +140,11 @@ func (f *Factory) startManaged(ctx context.Context, r *registration, sv *stack.S
 	return waitRunning(ctx, sv, r.s.Stack, wait)
 }
 
-// stopManaged asks the service manager to stop the stack, then clears
-// what is left (the pid file; a server the manager failed to stop).
-func (f *Factory) stopManaged(ctx context.Context, r *registration, sv *stack.Supervisor, grace time.Duration) (*stack.Description, error) {
+// Stop asks the service manager to stop the stack, then clears what is
+// left (the pid file; a server the manager failed to stop).
+func (r *registration) Stop(ctx context.Context, sv *stack.Supervisor, grace time.Duration) (*stack.Description, error) {
 	if err := r.run.RunAll(ctx, r.p, r.p.Stop(r.u, r.s, r.file)); err != nil {
-		f.Notice("%v; stopping the server directly", err)
+		r.notice("%v; stopping the server directly", err)
 	}
 	return sv.Stop(ctx, r.s.Stack, grace)
 }

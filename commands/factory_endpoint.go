@@ -21,14 +21,24 @@ func (f *Factory) Endpoint() (endpoint.Endpoint, workspace.Target, error) {
 
 // ProfileKeys opens the store of profile keys (same backend rules as the
 // stacks' keys: secrets setting, LOAMS_SECRETS), each key with its origin.
+// Opened once per process, as SecretStore.
 func (f *Factory) ProfileKeys(ctx context.Context) (secret.BoundStore, error) {
+	f.stacks.mu.Lock()
+	defer f.stacks.mu.Unlock()
+	if f.stacks.profiles != nil {
+		return f.stacks.profiles, nil
+	}
 	var keys secret.BoundStore
 	_, err := f.openStore(ctx, func(ctx context.Context, mode string, h home.Home, notice func(string)) (secret.Store, error) {
 		s, err := secret.OpenProfiles(ctx, mode, h, notice)
 		keys = s
 		return s, err
 	})
-	return keys, err
+	if err != nil {
+		return nil, err
+	}
+	f.stacks.profiles = keys
+	return keys, nil
 }
 
 // endpointKey is the key requests to ep may carry, bound to its origin

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"sync"
 
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/secret"
@@ -11,8 +12,26 @@ import (
 // (`secrets = auto|keyring|file`, LOAMS_SECRETS overrides). In auto mode a
 // keyring that does not answer means the file store, said once on stderr
 // in table mode.
+// The store is opened once per process (the keyring probe is not free),
+// and both faces use it.
 func (f *Factory) SecretStore(ctx context.Context) (secret.Store, error) {
-	return f.openStore(ctx, secret.Open)
+	f.stacks.mu.Lock()
+	defer f.stacks.mu.Unlock()
+	if f.stacks.store == nil {
+		store, err := f.openStore(ctx, secret.Open)
+		if err != nil {
+			return nil, err // not kept: a later call may find the keyring up
+		}
+		f.stacks.store = store
+	}
+	return f.stacks.store, nil
+}
+
+// storeOnce holds the two stores, each opened on first use.
+type storeOnce struct {
+	mu       sync.Mutex
+	store    secret.Store      // stacks' keys
+	profiles secret.BoundStore // remote profiles' keys
 }
 
 // openStore resolves the backend the profile asks for and opens a store of

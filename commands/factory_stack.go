@@ -2,20 +2,19 @@ package commands
 
 import (
 	"context"
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
-	"time"
 
 	"loams.dev/cli/internal/buildinfo"
-	"loams.dev/cli/internal/output"
 	"loams.dev/cli/stack"
 	"loams.dev/cli/workspace"
 )
 
-// Supervisor is the stack manager for this LOAMS_HOME and profile.
+// Supervisor is the process's one stack supervisor for this LOAMS_HOME
+// and profile; both faces (the verbs, and `mcp serve`'s tools through the
+// workspace) share it.
 func (f *Factory) Supervisor() (*stack.Supervisor, error) {
+	if f.sv != nil {
+		return f.sv, nil
+	}
 	h, err := f.Home()
 	if err != nil {
 		return nil, err
@@ -24,14 +23,14 @@ func (f *Factory) Supervisor() (*stack.Supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	sv := &stack.Supervisor{Home: h, Secrets: f.SecretStore, Getenv: f.Getenv, ProfileServer: p.ServerBinary,
+	f.sv = &stack.Supervisor{Home: h, Secrets: f.SecretStore, Getenv: f.Getenv, ProfileServer: p.ServerBinary,
 		CreatedBy: "loams " + buildinfo.Get().Version, Now: f.Now, Notify: f.Notice}
 	// What a killed snapshot, restore or clone left goes before anything
 	// else reads the stacks, and the person is told.
-	for _, c := range sv.ClearLeftovers(context.Background()) {
+	for _, c := range f.sv.ClearLeftovers(context.Background()) {
 		f.warn("cleared %s", c)
 	}
-	return sv, nil
+	return f.sv, nil
 }
 
 // stackAndSupervisor is how the stack verbs that act on one stack begin:
@@ -45,95 +44,6 @@ func (f *Factory) stackAndSupervisor(name string) (workspace.Target, *stack.Supe
 	return t, sv, err
 }
 
-// describeView renders a stack as a key/value block plus its endpoints.
-func describeView(d *stack.Description) ([][]string, string) {
-	rows := [][]string{{"name", d.Name}, {"state", d.State}}
-	if d.PID != nil {
-		rows = append(rows, []string{"pid", fmt.Sprint(*d.PID)}, []string{"started", d.StartedAt.Format("2006-01-02 15:04:05Z")})
-	}
-	rows = append(rows, engineRows(d, "")...)
-	rows = append(rows, []string{"server", d.ServerVersion + " (" + d.ServerBinary + ")"})
-	rows = append(rows, serverRows(d.Edition, d.Services)...)
-	rows = append(rows, []string{"data", d.DataDir}, []string{"log", d.LogPath})
-	tail := ""
-	if len(d.LogTail) > 0 {
-		tail = strings.Join(d.LogTail, "\n")
-	}
-	return rows, tail
-}
-
-// describeText is describe for -o text: one field per cell, keys as in
-// the json, RFC 3339 times, and one row per endpoint
-// (endpoint ENGINE KIND URL) so `awk -F'\t'` can pick any of them.
-func describeText(d *stack.Description) [][]string {
-	rows := [][]string{{"name", d.Name}, {"state", d.State}}
-	if d.PID != nil {
-		rows = append(rows, []string{"pid", fmt.Sprint(*d.PID)}, []string{"started_at", d.StartedAt.UTC().Format(time.RFC3339)})
-	}
-	rows = append(rows, endpointText(d)...)
-	return append(rows, []string{"server_version", d.ServerVersion}, []string{"server_binary", d.ServerBinary},
-		[]string{"data_dir", d.DataDir}, []string{"log_path", d.LogPath})
-}
-
-func endpointText(d *stack.Description) [][]string {
-	var rows [][]string
-	for _, e := range d.Engines {
-		for _, k := range slices.Sorted(maps.Keys(e.Endpoints)) {
-			rows = append(rows, []string{"endpoint", e.Engine, k, e.Endpoints[k]})
-		}
-	}
-	return rows
-}
-
-// engineRows is one row per engine: its name (after indent) and its
-// endpoints, labelled when it has more than one.
-func engineRows(d *stack.Description, indent string) [][]string {
-	var rows [][]string
-	for _, e := range d.Engines {
-		var eps []string
-		for _, k := range slices.Sorted(maps.Keys(e.Endpoints)) {
-			if len(e.Endpoints) == 1 {
-				eps = append(eps, e.Endpoints[k])
-			} else {
-				eps = append(eps, k+" "+e.Endpoints[k])
-			}
-		}
-		rows = append(rows, []string{indent + e.Engine, strings.Join(eps, "  ")})
-	}
-	return rows
-}
-
-// stackJSON is a stack's description with the target it was chosen by.
-type stackJSON struct {
-	*stack.Description
-	Autostart string           `json:"autostart"` // on | off (stack autostart)
-	Target    workspace.Target `json:"target"`
-	// Bound is the loams.toml that create bound to the stack.
-	Bound string     `json:"bound,omitempty"`
-	Clone *cloneJSON `json:"clone,omitempty"` // create --from
-}
-
-func (f *Factory) printStack(d *stack.Description, t workspace.Target) error {
-	return f.printStackJSON(stackJSON{Description: d, Target: t})
-}
-
-func (f *Factory) printStackJSON(j stackJSON) error {
-	d := j.Description
-	rows, tail := describeView(d)
-	v := f.withAutostart(d)
-	rows = append(rows, []string{"autostart", v.Autostart})
-	text := append(describeText(d), []string{"autostart", v.Autostart})
-	j.Autostart = v.Autostart
-	if err := f.Printer().Print(output.View{JSON: j, Rows: rows, TextRows: text}); err != nil {
-		return err
-	}
-	if tail != "" && !f.JSON() {
-		f.Notice("last lines of %s:\n%s", d.LogPath, tail)
-	}
-	f.skewNotice(d.ServerVersion, d.Compatibility)
-	return nil
-}
-
 // withProgress shows a spinner on stderr (TTY only) while fn runs.
 func (f *Factory) withProgress(msg string, fn func() error) error {
 	stop := f.IO.Progress(msg)
@@ -141,16 +51,4 @@ func (f *Factory) withProgress(msg string, fn func() error) error {
 	return fn()
 }
 
-// vouchStack refuses a stack loams.toml alone chose that was made for
-// another project (workspace.ActingStack's rule, for verbs that resolved
-// the target already).
-func (f *Factory) vouchStack(t workspace.Target) error {
-	if t.Source != workspace.FromManifest {
-		return nil
-	}
-	ws, err := f.Workspace()
-	if err != nil {
-		return err
-	}
-	return ws.VouchStack(t.Stack)
-}
+

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"cmp"
 	"os"
 
 	"github.com/charmbracelet/lipgloss"
@@ -23,8 +22,8 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := cmp.Or(f.projectDir, f.Dir)
-	if dir == "" {
+	dir := f.Dir
+	if dir == "" && f.projectDir == "" {
 		if dir, err = os.Getwd(); err != nil {
 			dir = ""
 		}
@@ -33,9 +32,11 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	if f.Globals.ProfileExplicit {
 		profile = f.Globals.Profile
 	}
-	f.ws = &workspace.Workspace{Home: h, Getenv: f.Getenv, Dir: dir, StackFlag: f.Globals.Stack,
-		EndpointFlag: f.Globals.Endpoint, ProfileFlag: profile,
-		Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys, MakeWorktreeStack: f.makeWorktreeStack}
+	f.ws = workspace.Open(workspace.Selection{ProjectDir: f.projectDir, Cwd: dir, Stack: f.Globals.Stack,
+		Endpoint: f.Globals.Endpoint, Profile: profile},
+		workspace.Env{Home: h, Getenv: f.Getenv, Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys,
+			Supervisor: f.Supervisor, Managed: f.service})
+	f.ws.MakeWorktreeStack = f.makeWorktreeStack // asks at a terminal first (worktree_stack.go)
 	// warn says it on stderr, or inside the JSON document in json mode.
 	// Both decide at the call: the workspace may be built before the
 	// output format is known (resolveGlobals reads the profile's format).
@@ -67,6 +68,36 @@ func (f *Factory) stackTarget(name string) (workspace.Target, error) {
 		return workspace.Target{}, err
 	}
 	t, err := ws.Stack(name)
+	if err != nil {
+		return t, err
+	}
+	f.sayTarget(t)
+	return t, nil
+}
+
+// actingTarget is stackTarget for a verb that acts for the project (stack
+// start/stop without a name): an unbound project needs a choice.
+func (f *Factory) actingTarget(name string) (workspace.Target, error) {
+	ws, err := f.Workspace()
+	if err != nil {
+		return workspace.Target{}, err
+	}
+	t, err := ws.ActOn(name)
+	if err != nil {
+		return t, err
+	}
+	f.sayTarget(t)
+	return t, nil
+}
+
+// startTarget is actingTarget for a verb that starts the stack
+// (workspace.ToStart: consent, a worktree's own stack).
+func (f *Factory) startTarget(name string) (workspace.Target, error) {
+	ws, err := f.Workspace()
+	if err != nil {
+		return workspace.Target{}, err
+	}
+	t, err := ws.ToStart(name)
 	if err != nil {
 		return t, err
 	}

@@ -99,9 +99,11 @@ func TestInitWithoutServerAtATerminal(t *testing.T) {
 	t.Parallel()
 	env, homeDir, app := newcomer(t)
 	p := startTTY(t, env, app, "init")
-	for _, q := range []string{"Create the profile default", "Bind this project to stack dev in", "Create and start the stack dev?", "Register `loams mcp serve` with cursor"} {
-		p.waitFor(t, q)
-		p.send(t, "y\r")
+	for _, qa := range [][2]string{{"Create the profile default", "y"}, {"Bind this project to stack dev in", "y"}, {"Create and start the stack dev?", "y"},
+		{"Look up the latest release online?", "n"}, // asked before any network (issue 28)
+		{"Register `loams mcp serve` with cursor", "y"}} {
+		p.waitFor(t, qa[0])
+		p.send(t, qa[1]+"\r")
 	}
 	code := p.wait()
 	out := p.output()

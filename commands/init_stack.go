@@ -36,6 +36,13 @@ func planProfile(_ context.Context, r *initRun) (string, *initStepResult) {
 	}
 	p, existed := cfg.Profile(name)
 	switch {
+	case r.projectDir != "" && existed:
+		// Inside a project, loams.toml binds it; the profile's default is
+		// for directories with no binding, and one app's stack must not
+		// become the others' (project.md "A project that is not bound").
+		return settled(stepDone("profile " + name + " (default_stack left as it is: loams.toml binds this project)"))
+	case r.projectDir != "":
+		return "Create the profile " + name + "?", nil
 	case existed && p.DefaultStack != "":
 		return settled(stepDone("profile " + name + " (default_stack = " + p.DefaultStack + ") already set up"))
 	case existed:
@@ -61,11 +68,19 @@ func runProfile(_ context.Context, r *initRun) initStepResult {
 	if err := cfg.Set(name, "default_stack", r.opts.stack); err != nil {
 		return stepFailed(err)
 	}
+	if r.projectDir != "" { // the profile is made, its default left alone
+		if err := cfg.Unset(name, "default_stack"); err != nil {
+			return stepFailed(err)
+		}
+	}
 	if err := cfg.Save(); err != nil {
 		return stepFailed(err)
 	}
 	if !existed {
 		r.changed("created profile " + name)
+	}
+	if r.projectDir != "" {
+		return stepDone("profile " + name + " (default_stack left unset: loams.toml binds this project)")
 	}
 	r.changed("set default_stack = " + r.opts.stack)
 	return stepDone("profile " + name + ", default_stack = " + r.opts.stack)

@@ -21,6 +21,9 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 	if err != nil {
 		return nil, nil, err
 	}
+	if opts.stack != "" { // mcp serve's own --stack: the tools' second step
+		ws.StackFlag = opts.stack
+	}
 	profileName, explicit, perr := ws.ProfileName()
 	if perr != nil {
 		// A loams.toml that does not parse must not keep the agent from
@@ -43,6 +46,7 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 	srv, closeFn := mcpserve.New(mcpserve.Options{
 		Home: h, Getenv: f.Getenv, Profile: p, ProfileName: profileName, Stack: opts.stack, ProjectDir: opts.projectDir, Endpoint: f.Globals.Endpoint,
 		Cwd: cwd, Now: f.Now, Build: buildinfo.Get(), Stderr: f.IO.ErrOut, SignalsReady: f.signalsReady, Access: access,
+		Workspace: ws, // one workspace: the tools find the project, the stacks and the keys as the verbs do
 	})
 	return srv, closeFn, nil
 }

@@ -95,16 +95,9 @@ func runPkgAdd(ctx context.Context, f *Factory, opts *pkgAddOptions) error {
 	if err != nil {
 		return err
 	}
-	if !res.DryRun && *res.ExitCode != 0 {
+	if err := pkgadd.Failure(res); err != nil {
 		printTail(f, res)
-		if pkgadd.Unreachable(res.OutputTail) {
-			return errs.New(errs.ServerError, "check the network and the registry setting (npm_config_registry, PIP_INDEX_URL, GOPROXY), then run `loams pkg add` again: a retry may help",
-				"%s could not reach its registry (exit status %d)", res.PackageManager, *res.ExitCode).
-				With("command", res.Command).With("exit_code", *res.ExitCode).With("output_tail", res.OutputTail)
-		}
-		return errs.New(errs.ServerError, "read the package manager's output, fix the cause and run `loams pkg add` again",
-			"%s exited with status %d", res.PackageManager, *res.ExitCode).
-			With("command", res.Command).With("exit_code", *res.ExitCode).With("output_tail", res.OutputTail)
+		return err
 	}
 	if !f.JSON() {
 		for _, n := range res.Notes {

@@ -27,7 +27,8 @@ func TestPkgAddSDKUnpublishedExits6(t *testing.T) {
 	defer reg.Close()
 	dir := t.TempDir()
 	init := exec.Command("npm", "init", "-y")
-	init.Dir = dir
+	// npm writes logs and its update notifier under HOME: not the real one.
+	init.Dir, init.Env = dir, append(os.Environ(), "HOME="+t.TempDir(), "npm_config_cache="+t.TempDir(), "npm_config_update_notifier=false")
 	if out, err := init.CombinedOutput(); err != nil {
 		t.Fatalf("npm init -y: %v\n%s", err, out)
 	}

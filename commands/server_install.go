@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -49,6 +50,11 @@ func newServerInstallCmd(f *Factory) *cli.Command {
 func runServerInstall(ctx context.Context, f *Factory, opts *serverInstallOptions) error {
 	r, err := f.installServer(ctx, opts.InstallOptions, opts.allowDownload || opts.yes)
 	if err != nil {
+		if e := errs.As(err); (e.Code == errs.EndpointUnreachable || e.Code == errs.TLSError) && !strings.Contains(e.Hint, "--from") {
+			// Offline, the release channel is out of reach; a file is not.
+			e.Hint += "; offline, install from a file you have: `loams server install --from FILE` (a release archive or a server binary)"
+			return e
+		}
 		return err
 	}
 	return f.Printer().Print(output.View{JSON: map[string]any{"installed": r}, Rows: [][]string{

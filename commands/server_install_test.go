@@ -2,6 +2,7 @@ package commands
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -173,5 +174,22 @@ func TestServerInstallNothingPublished(t *testing.T) {
 	_, errOut, code = run(t, env, cli, "stack", "create", "--name", "x", "--allow-download", "-o", "json")
 	if e := parseErr(t, errOut); code != 4 || e.Error.Code != "server_binary_not_found" || e.Error.Details["release_url"] != empty.URL+"/loams-release.json" {
 		t.Fatalf("stack create --allow-download: exit %d %+v", code, e)
+	}
+}
+
+// Issue 28: offline, server install's hint names --from (the one way that
+// needs no network), not only "check the network".
+func TestServerInstallOfflineHintNamesFrom(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String()
+	l.Close() // connection refused from now on
+	env := cliEnv(t, "HOME="+t.TempDir(), "LOAMS_RELEASES_URL="+dead)
+	_, errOut, code := loams(t, env, "-o", "json", "server", "install", "--allow-download")
+	if code != 7 || !strings.Contains(errOut, `"endpoint_unreachable"`) || !strings.Contains(errOut, "loams server install --from FILE") {
+		t.Fatalf("exit %d %s", code, errOut)
 	}
 }

@@ -2,9 +2,12 @@ package commands
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -64,5 +67,25 @@ func TestStackCreateOffersInstall(t *testing.T) {
 	_, errOut, code := ttyRun(t, env, "y\n", "stack", "create", "--name", "dev", "--port-base", "23700")
 	if code != 4 || !strings.Contains(errOut, "No Loams server found") || !strings.Contains(errOut, "`loams server install --allow-unsigned` installs a published release") || rel.Requests.Load() != 0 {
 		t.Fatalf("exit %d, %d downloads\n%s", code, rel.Requests.Load(), errOut)
+	}
+}
+
+// Issue 28: with no server, an interactive create asks before it goes to
+// the network at all (offline, the release lookup cost seconds of retries
+// nobody asked for); "no" is server_binary_not_found with the ways that
+// work, and no request was made.
+func TestStackCreateAsksBeforeLookingUpARelease(t *testing.T) {
+	t.Parallel()
+	var asked atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		asked.Add(1)
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	defer srv.Close()
+	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_RELEASES_URL": srv.URL, "HOME": t.TempDir(), "LOAMS_SECRETS": "file",
+		"PATH": "/nonexistent"}
+	_, errOut, code := ttyRun(t, env, "n\n", "stack", "create", "--name", "dev", "--port-base", "23700")
+	if code != 4 || !strings.Contains(errOut, "Look up the latest release online?") || !strings.Contains(errOut, "server install --from FILE") || asked.Load() != 0 {
+		t.Fatalf("exit %d, %d requests\n%s", code, asked.Load(), errOut)
 	}
 }

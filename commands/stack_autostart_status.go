@@ -6,18 +6,23 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
 )
 
 // autostartStatus is `autostart status`.
 type autostartStatus struct {
-	Stack         string `json:"stack"`
-	Autostart     string `json:"autostart"`
-	Manager       string `json:"manager"`
-	File          string `json:"file"`
-	Program       string `json:"program,omitempty"`
-	ProgramExists bool   `json:"program_exists"`
-	Active        bool   `json:"active"`
+	Stack     string `json:"stack"`
+	Autostart string `json:"autostart"`
+	Manager   string `json:"manager"`
+	// ManagerReachable is whether the user's service manager answers now
+	// (what `autostart on` checks first); ManagerProblem says why not.
+	ManagerReachable bool   `json:"manager_reachable"`
+	ManagerProblem   string `json:"manager_problem,omitempty"`
+	File             string `json:"file"`
+	Program          string `json:"program,omitempty"`
+	ProgramExists    bool   `json:"program_exists"`
+	Active           bool   `json:"active"`
 }
 
 type autostartStatusOptions struct {
@@ -42,7 +47,12 @@ func runAutostartStatus(ctx context.Context, f *Factory, opts *autostartStatusOp
 	if err != nil {
 		return err
 	}
-	st := autostartStatus{Stack: n, Autostart: "off", Manager: r.p.Manager, File: r.file}
+	st := autostartStatus{Stack: n, Autostart: "off", Manager: r.p.Manager, File: r.file, ManagerReachable: true}
+	// Naming the manager is not saying it runs: a container or a sudo shell
+	// has no user manager, and `autostart on` just said so.
+	if err := r.run.Check(ctx, r.p, r.u); err != nil {
+		st.ManagerReachable, st.ManagerProblem = false, errs.As(err).Message
+	}
 	if data, err := os.ReadFile(r.file); err == nil {
 		st.Autostart, st.Program = "on", r.p.Program(data)
 		_, err := os.Stat(st.Program)
@@ -50,7 +60,11 @@ func runAutostartStatus(ctx context.Context, f *Factory, opts *autostartStatusOp
 		_, err = r.run.Run(ctx, r.p.Active(r.u, r.s))
 		st.Active = err == nil
 	}
-	rows := [][]string{{"stack", n}, {"autostart", st.Autostart}, {"manager", st.Manager}, {"file", st.File}}
+	manager := st.Manager
+	if !st.ManagerReachable {
+		manager += " (not reachable: " + st.ManagerProblem + ")"
+	}
+	rows := [][]string{{"stack", n}, {"autostart", st.Autostart}, {"manager", manager}, {"file", st.File}}
 	if st.Autostart == "on" {
 		rows = append(rows, []string{"runs", st.Program}, []string{"active", yesNo(st.Active)})
 	}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loams.dev/cli/internal/testbin"
 )
@@ -119,6 +123,12 @@ func TestAutostartLifecycle(t *testing.T) {
 			if out, errOut, code := loams(t, env, "stack", "stop", "dev", "-o", "json"); code != 0 || !strings.Contains(out, `"stopped"`) || !strings.Contains(calls(t, log), tc.stop) {
 				t.Errorf("stop: %d %s %s\ncalls:\n%s", code, out, errOut, calls(t, log))
 			}
+			if tc.goos == "linux" {
+				// The agent's stack_start goes through the same manager, and
+				// stack_status says who owns the stack (issue 28).
+				mcpStartsThroughManager(t, env, log, tc.start)
+				loams(t, env, "stack", "stop", "dev")
+			}
 			if out, errOut, code := loams(t, env, "stack", "start", "dev", "-o", "json"); code != 0 || !strings.Contains(out, `"running"`) || !strings.Contains(calls(t, log), tc.start) {
 				t.Errorf("start: %d %s %s\ncalls:\n%s", code, out, errOut, calls(t, log))
 			}
@@ -151,6 +161,11 @@ func TestAutostartWithoutUserManager(t *testing.T) {
 		_, errOut, code := loams(t, append(env, extra), "stack", "autostart", "on", "dev", "-o", "json")
 		if code != 6 || !strings.Contains(errOut, "service_manager_unavailable") {
 			t.Errorf("%s: %d %s", name, code, errOut)
+		}
+		// status does not present a manager that just failed as the one in charge.
+		if out, _, code := loams(t, append(env, extra), "stack", "autostart", "status", "dev", "-o", "json"); code != 0 ||
+			!strings.Contains(out, `"manager_reachable": false`) || !strings.Contains(out, `"manager_problem": "`) {
+			t.Errorf("%s: status: %d %s", name, code, out)
 		}
 		if _, err := os.Stat(unit); !os.IsNotExist(err) {
 			t.Errorf("%s: a unit was written", name)
@@ -220,5 +235,29 @@ func TestDoctorAutostart(t *testing.T) {
 	got, code := statuses(append(env, "STANDIN_LINGER=yes"))
 	if got["autostart dev"] != "fail" || got["autostart lingering"] != "pass" || code != 5 {
 		t.Errorf("doctor after the move: %d %v", code, got)
+	}
+}
+
+// mcpStartsThroughManager calls stack_start on a stopped autostarted
+// stack from `loams mcp serve`: the manager must be asked (start), never
+// a second supervisor of our own.
+func mcpStartsThroughManager(t *testing.T, env []string, log, start string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	session, _ := mcpSession(t, ctx, env, t.TempDir())
+	defer session.Close()
+	before := calls(t, log)
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "stack_start", Arguments: map[string]any{"name": "dev"}})
+	if err != nil || res.IsError {
+		t.Fatalf("stack_start: %v %+v", err, res)
+	}
+	if issued := strings.TrimPrefix(calls(t, log), before); !strings.Contains(issued, start) {
+		t.Errorf("MCP stack_start issued:\n%s\nwant:\n%s", issued, start)
+	}
+	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "stack_status", Arguments: map[string]any{"name": "dev"}})
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err != nil || !strings.Contains(string(raw), `"autostart":"on"`) || !strings.Contains(string(raw), `"state":"running"`) {
+		t.Errorf("stack_status: %v %s", err, raw)
 	}
 }

@@ -32,7 +32,7 @@ func newStackCreateCmd(f *Factory) *cli.Command {
 			"loams stack create dev --server-binary ./target/release/loams",
 			"loams stack create feature --from dev@before-migration"),
 		Flags: []cli.Flag{
-			nameFlag(&opts.Name, true),
+			nameOrBoundFlag(&opts.Name),
 			&cli.StringFlag{Name: "engines", Usage: "comma-separated engines (default: native,flight-sql,qdrant,es and mcp when the server has it)", Destination: &opts.engines},
 			&cli.StringFlag{Name: "storage", Usage: "where hot data lives: dir:PATH or mount:PATH (default: the stack's directory)", Destination: &opts.Storage},
 			&cli.IntFlag{Name: "port-base", Usage: "use ports BASE+offset instead of choosing", Destination: &opts.PortBase},
@@ -65,6 +65,9 @@ func runStackCreate(ctx context.Context, f *Factory, opts *stackCreateOptions) e
 	f.useProjectDir(opts.projectDir)
 	ws, err := f.Workspace()
 	if err != nil {
+		return err
+	}
+	if opts.Name, err = f.namedOrBound(opts.Name, "create"); err != nil {
 		return err
 	}
 	sv, err := f.Supervisor()

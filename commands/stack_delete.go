@@ -7,6 +7,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/stack"
 )
 
 type stackDeleteOptions struct {
@@ -23,7 +24,7 @@ func newStackDeleteCmd(f *Factory) *cli.Command {
 		Usage:   "Stop a stack and delete its directory, data and API key",
 		Description: describe("Asks first on a terminal; scripts pass --yes. --keep-data moves data/ aside.",
 			"loams stack delete dev --yes", "loams stack delete dev --keep-data --yes"),
-		Flags: []cli.Flag{nameFlag(&opts.Name, true),
+		Flags: []cli.Flag{nameOrBoundFlag(&opts.Name),
 			&cli.BoolFlag{Name: "keep-data", Usage: "move data/ to $LOAMS_HOME/kept/ instead of deleting it", Destination: &opts.KeepData},
 			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "do not ask for confirmation", Destination: &opts.Yes}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -32,7 +33,10 @@ func newStackDeleteCmd(f *Factory) *cli.Command {
 	}
 }
 
-func runStackDelete(ctx context.Context, f *Factory, opts *stackDeleteOptions) error {
+func runStackDelete(ctx context.Context, f *Factory, opts *stackDeleteOptions) (err error) {
+	if opts.Name, err = f.namedOrBound(opts.Name, "delete"); err != nil {
+		return err
+	}
 	sv, err := f.Supervisor()
 	if err != nil {
 		return err
@@ -60,6 +64,12 @@ func runStackDelete(ctx context.Context, f *Factory, opts *stackDeleteOptions) e
 	if err != nil {
 		return err
 	}
+	out := stackDeleted{DeleteResult: res}
+	if ws, err := f.Workspace(); err != nil {
+		return err
+	} else if out.DefaultUnset, err = ws.Forget(opts.Name); err != nil {
+		return err
+	}
 	rows := [][]string{{"deleted", res.Name}}
 	if res.AlreadyGone {
 		rows = [][]string{{"already gone", res.Name}}
@@ -67,5 +77,15 @@ func runStackDelete(ctx context.Context, f *Factory, opts *stackDeleteOptions) e
 	if res.KeptData != "" {
 		rows = append(rows, []string{"data kept in", res.KeptData})
 	}
-	return f.Printer().Print(output.View{JSON: res, Rows: rows})
+	for _, p := range out.DefaultUnset {
+		rows = append(rows, []string{"default_stack unset", "profile " + p})
+	}
+	return f.Printer().Print(output.View{JSON: out, Rows: rows})
+}
+
+// stackDeleted is what delete did, with the profiles whose default_stack
+// named the stack (now unset).
+type stackDeleted struct {
+	*stack.DeleteResult
+	DefaultUnset []string `json:"default_stack_unset,omitempty"`
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/workspace"
 )
 
 // The --name flag and positional NAME every stack verb shares.
@@ -60,10 +61,47 @@ func positionalStackName(ctx context.Context, cmd *cli.Command) (context.Context
 func nameRequired(c *cli.Command) bool {
 	for _, fl := range c.Flags {
 		if sf, ok := fl.(*cli.StringFlag); ok && sf.Name == "name" {
-			return sf.Required
+			return sf.Required || sf.Usage == boundUsage
 		}
 	}
 	return false
+}
+
+// boundUsage marks the --name of create and delete: named, or the
+// project's own binding (namedOrBound), never another step of the rule.
+const boundUsage = "stack name, or give it as the first argument (default: the stack the project's loams.toml names)"
+
+// nameOrBoundFlag is --name for create and delete.
+func nameOrBoundFlag(dst *string) *cli.StringFlag {
+	return &cli.StringFlag{Name: "name", Usage: boundUsage, Destination: dst}
+}
+
+// namedOrBound is the stack create or delete acts on: the name given, else
+// the one the project's loams.toml names (in a bound project the name is
+// already said). default_stack and the only stack do not count: creating
+// or deleting another app's stack by omission is not a default.
+func (f *Factory) namedOrBound(name, verb string) (string, error) {
+	if name != "" {
+		return name, nil
+	}
+	ws, err := f.Workspace()
+	if err != nil {
+		return "", err
+	}
+	b, err := ws.Binding()
+	if err != nil {
+		return "", err
+	}
+	if b.Stack != "" {
+		f.sayTarget(workspace.Target{Stack: b.Stack, Source: workspace.FromManifest, Project: b.Dir})
+		return b.Stack, nil
+	}
+	example := "NAME"
+	if root := ws.ProjectRoot(); root != "" && verb == "create" {
+		example = ws.ProposeFor(root)
+	}
+	return "", errs.New(errs.Usage, fmt.Sprintf("name it: `loams stack %s %s`", verb, example),
+		"stack %s needs a stack name: no loams.toml here names one", verb)
 }
 
 func hasFlag(c *cli.Command, name string) bool {

@@ -31,15 +31,20 @@ func newStackRestartCmd(f *Factory) *cli.Command {
 }
 
 func runStackRestart(ctx context.Context, f *Factory, opts *stackRestartOptions) error {
-	t, sv, err := f.stackAndSupervisor(opts.Name)
-	if err == nil {
-		err = f.vouchStack(t) // it starts the stack again
+	t, err := f.startTarget(opts.Name) // it starts the stack again
+	if err != nil {
+		return err
 	}
+	ws, err := f.Workspace()
+	if err != nil {
+		return err
+	}
+	sv, err := f.Supervisor()
 	if err != nil {
 		return err
 	}
 	n := t.Stack
-	if err := f.withProgress("stopping "+n+"…", func() error { _, err := f.stopStack(ctx, sv, n, stack.DefaultGrace); return err }); err != nil {
+	if err := f.withProgress("stopping "+n+"…", func() error { _, err := ws.Stop(ctx, n, stack.DefaultGrace); return err }); err != nil {
 		return err
 	}
 	if opts.Upgrade {

@@ -62,6 +62,17 @@ func (f *Factory) createWithServer(ctx context.Context, allowDownload bool, agai
 	if !allowDownload && !f.CanPrompt() {
 		return noServerError(again, nil)
 	}
+	if !allowDownload {
+		// Ask before the first request: looking up the release is network
+		// traffic (and seconds of retries offline) the user did not ask for.
+		ok, err := f.askYes("No Loams server found. Look up the latest release online? (loams asks again before downloading)", false)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return noServerError(again, nil)
+		}
+	}
 	f.Notice("No Loams server found; loams can install the latest release.")
 	r, err := f.installServer(ctx, serverbin.InstallOptions{}, allowDownload)
 	if ctx.Err() != nil {

@@ -7,12 +7,13 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"loams.dev/cli/stack"
-	"loams.dev/cli/workspace"
 )
 
 type stackStartOptions struct {
 	Name string        // "" asks the target rule
 	Wait time.Duration // --wait-timeout
+	// Repoint changes a stopped stack first: --server-binary, --port-base.
+	Repoint stack.Repoint
 }
 
 func newStackStartCmd(f *Factory) *cli.Command {
@@ -20,10 +21,14 @@ func newStackStartCmd(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "start",
 		Usage: "Start a stack and wait until it is ready",
-		Description: describe("Starting a running stack changes nothing; a crashed one is cleaned up and started.",
-			"loams stack start dev", "loams stack start dev --wait-timeout 2m"),
+		Description: describe("Starting a running stack changes nothing; a crashed one is cleaned up and started.\n"+
+			"--server-binary points a stopped stack at another server (its own was removed);\n"+
+			"--port-base moves it to other ports (one was taken). Both keep its key and data.",
+			"loams stack start dev", "loams stack start dev --wait-timeout 2m", "loams stack start dev --port-base 21000"),
 		Flags: []cli.Flag{nameFlag(&opts.Name, false),
-			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &opts.Wait}},
+			&cli.DurationFlag{Name: "wait-timeout", Value: stack.DefaultWait, Usage: "how long to wait for the server to be ready", Destination: &opts.Wait},
+			&cli.StringFlag{Name: "server-binary", Usage: "run a stopped stack on this Loams server binary from now on (recorded in stack.toml)", Destination: &opts.Repoint.ServerBinary},
+			&cli.IntFlag{Name: "port-base", Usage: "move a stopped stack to ports BASE+offset (keeps its key)", Destination: &opts.Repoint.PortBase}},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return runStackStart(ctx, f, opts)
 		},
@@ -31,28 +36,28 @@ func newStackStartCmd(f *Factory) *cli.Command {
 }
 
 func runStackStart(ctx context.Context, f *Factory, opts *stackStartOptions) error {
-	t, sv, err := f.stackAndSupervisor(opts.Name)
-	if err == nil {
-		err = f.vouchStack(t)
-		if err == nil {
-			var ws *workspace.Workspace
-			if ws, err = f.Workspace(); err == nil {
-				err = ws.EnsureStack(t.Stack) // a git worktree's own stack, on first need
-			}
-		}
-	}
+	t, err := f.startTarget(opts.Name)
 	if err != nil {
 		return err
 	}
-	n := t.Stack
-	start := sv.Start
-	if r := f.managed(n); r != nil { // autostarted: the service manager starts it
-		start = func(ctx context.Context, _ string, wait time.Duration) (*stack.Description, error) {
-			return f.startManaged(ctx, r, sv, wait)
+	ws, err := f.Workspace()
+	if err != nil {
+		return err
+	}
+	if opts.Repoint != (stack.Repoint{}) {
+		sv, err := f.Supervisor()
+		if err != nil {
+			return err
+		}
+		if _, err := sv.Repoint(ctx, t.Stack, opts.Repoint); err != nil {
+			return err
+		}
+		if opts.Repoint.PortBase > 0 {
+			f.Notice("stack %s moved to ports from %d; its key is unchanged: rewrite the app's file with `loams env export --write .env.loams`", t.Stack, opts.Repoint.PortBase)
 		}
 	}
 	var d *stack.Description
-	if err := f.withProgress("starting "+n+"…", func() (err error) { d, err = start(ctx, n, opts.Wait); return err }); err != nil {
+	if err := f.withProgress("starting "+t.Stack+"…", func() (err error) { d, err = ws.Start(ctx, t.Stack, opts.Wait); return err }); err != nil {
 		return err
 	}
 	return f.printStack(d, t)

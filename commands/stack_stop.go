@@ -30,13 +30,16 @@ func newStackStopCmd(f *Factory) *cli.Command {
 }
 
 func runStackStop(ctx context.Context, f *Factory, opts *stackStopOptions) error {
-	t, sv, err := f.stackAndSupervisor(opts.Name)
+	t, err := f.actingTarget(opts.Name)
 	if err != nil {
 		return err
 	}
-	n := t.Stack
+	ws, err := f.Workspace()
+	if err != nil {
+		return err
+	}
 	var d *stack.Description
-	if err := f.withProgress("stopping "+n+"…", func() (err error) { d, err = f.stopStack(ctx, sv, n, opts.Grace); return err }); err != nil {
+	if err := f.withProgress("stopping "+t.Stack+"…", func() (err error) { d, err = ws.Stop(ctx, t.Stack, opts.Grace); return err }); err != nil {
 		return err
 	}
 	return f.printStack(d, t)

@@ -89,13 +89,19 @@ func endpointStatus(ctx context.Context, f *Factory) (*statusJSON, error) {
 		return nil, err
 	}
 	defer c.Close()
-	inst, latency, err := c.GetInstance(ctx)
-	st.LatencyMS = latency.Milliseconds()
+	r := workspace.Probe(ctx, c)
+	st.LatencyMS, st.Reachable = r.Latency.Milliseconds(), r.Reachable
 	switch {
-	case errors.Is(err, endpoint.ErrNotServed):
+	case r.Err != nil:
+		e := errs.As(r.Err)
+		if e.Code == errs.Internal || errors.Is(r.Err, context.Canceled) {
+			return nil, r.Err
+		}
+		obj := e.Object()
+		st.Error = &obj
+	case r.Instance == nil:
 		// An older server without GetInstance answered: it is up. A local
 		// stack knows the version its binary printed.
-		st.Reachable = true
 		if ep.Kind == endpoint.Local {
 			if h, herr := f.Home(); herr == nil {
 				if spec, lerr := stack.Load(h, ep.Stack); lerr == nil {
@@ -103,19 +109,10 @@ func endpointStatus(ctx context.Context, f *Factory) (*statusJSON, error) {
 				}
 			}
 		}
-	case err != nil:
-		e := errs.As(err)
-		if e.Code == errs.Internal || errors.Is(err, context.Canceled) {
-			return nil, err
-		}
-		obj := e.Object()
-		st.Error = &obj
-		st.Reachable = e.Code != errs.EndpointUnreachable && e.Code != errs.TLSError
 	default:
-		st.Reachable = true
-		st.ServerVersion, st.Edition = serverbin.SemVer(inst.ServerVersion), inst.Edition
-		if inst.Services != nil {
-			st.Services = inst.Services
+		st.ServerVersion, st.Edition = serverbin.SemVer(r.Instance.ServerVersion), r.Instance.Edition
+		if r.Instance.Services != nil {
+			st.Services = r.Instance.Services
 		}
 	}
 	if st.Error == nil && st.Reachable && ep.Kind == endpoint.Remote {

@@ -29,6 +29,9 @@ func TestBothFacesPickTheSameTarget(t *testing.T) {
 			want := "error " + string(sc.Code)
 			if sc.Code == "" {
 				want = sc.Stack + " from " + string(sc.Source)
+				if sc.Unbound {
+					want += " (unbound)"
+				}
 			}
 			if cli != want || agent != want {
 				t.Fatalf("CLI: %s; MCP: %s; want %s", cli, agent, want)
@@ -58,7 +61,15 @@ func cliTarget(t *testing.T, env map[string]string, dir, pdir string, sc workspa
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("describe: %v\n%s", err, out)
 	}
-	return got.Target.Stack + " from " + string(got.Target.Source)
+	return got.Target.Stack + " from " + string(got.Target.Source) + unbound(got.Target)
+}
+
+// unbound marks a target read in a project with no binding.
+func unbound(t workspace.Target) string {
+	if t.Unbound {
+		return " (unbound)"
+	}
+	return ""
 }
 
 func mcpTarget(t *testing.T, env map[string]string, dir, pdir string, sc workspacetest.Situation) string {
@@ -104,5 +115,5 @@ func mcpTarget(t *testing.T, env map[string]string, dir, pdir string, sc workspa
 	if got.Target == nil {
 		return "no target: " + string(raw)
 	}
-	return got.Target.Stack + " from " + string(got.Target.Source)
+	return got.Target.Stack + " from " + string(got.Target.Source) + unbound(*got.Target)
 }

@@ -26,8 +26,9 @@ type updateOptions struct {
 func newUpdateCmd(f *Factory) *cli.Command {
 	var o updateOptions
 	return &cli.Command{
-		Name:  "update",
-		Usage: "Replace this loams with the newest verified release",
+		Name:    "update",
+		Aliases: []string{"self-update"}, // the verb the server project's CLI plan names
+		Usage:   "Replace this loams with the newest verified release",
 		Description: describe("For a loams from a release archive: downloads this platform's archive, checks it\n"+
 			"against the signed checksums.txt, runs the new binary's `version`, swaps it in\n"+
 			"atomically and keeps the old one for --rollback. A loams that Homebrew or `go install`\n"+

@@ -37,15 +37,16 @@ func updateNotice(f *Factory, args []string) {
 }
 
 // updateNoticeWanted: never under `mcp serve`, -o json, CI, --no-input,
-// --quiet, a non-terminal stderr, LOAMS_NO_UPDATE_NOTIFIER, or
+// --quiet, a non-terminal stderr, LOAMS_NO_UPDATE_NOTIFIER (or
+// LOAMS_NO_UPDATE_CHECK, the name the server project's CLI plan uses), or
 // `update_check = "false"`; nor for the commands a shell or a service
 // manager runs (completions, stack run) or `update` itself.
 func (f *Factory) updateNoticeWanted(args []string) bool {
 	set := func(k string) bool { v := f.Getenv(k); return v != "" && v != "0" && v != "false" }
-	if !f.IO.StderrTTY || f.JSON() || f.Globals.NoInput || f.Globals.Quiet || set("CI") || set("LOAMS_NO_INPUT") || set("LOAMS_NO_UPDATE_NOTIFIER") {
+	if !f.IO.StderrTTY || f.JSON() || f.Globals.NoInput || f.Globals.Quiet || set("CI") || set("LOAMS_NO_INPUT") || set("LOAMS_NO_UPDATE_NOTIFIER") || set("LOAMS_NO_UPDATE_CHECK") {
 		return false
 	}
-	for _, skip := range [][]string{{"mcp", "serve"}, {"update"}, {"completions"}, {"stack", "run"}, {"--generate-shell-completion"}} {
+	for _, skip := range [][]string{{"mcp", "serve"}, {"update"}, {"self-update"}, {"completions"}, {"stack", "run"}, {"--generate-shell-completion"}} {
 		if containsRun(args, skip) {
 			return false
 		}

@@ -78,6 +78,10 @@ func TestUpdateNoticeAtATerminal(t *testing.T) {
 			_, e, c, _ := atTerminal(t, append(env, "LOAMS_NO_UPDATE_NOTIFIER=1"), bin, "version")
 			return e, c
 		},
+		"LOAMS_NO_UPDATE_CHECK=1": func() (string, int) {
+			_, e, c, _ := atTerminal(t, append(env, "LOAMS_NO_UPDATE_CHECK=1"), bin, "version")
+			return e, c
+		},
 		"mcp serve":             func() (string, int) { _, e, c, _ := atTerminal(t, env, bin, "mcp", "serve"); return e, c },
 		"stderr not a terminal": func() (string, int) { _, e, c := run(t, env, bin, "version"); return e, c },
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"loams.dev/cli/pkgadd"
-	"loams.dev/cli/project"
 )
 
 type addPackageInput struct {
@@ -28,12 +27,18 @@ func (s *Server) addPackageTool() tool {
 			// lists the values, and tools/list has no bytes to spare.
 		},
 		Run: func(ctx context.Context, in addPackageInput) (*pkgadd.Result, error) {
-			dir, err := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
+			dir, err := s.workspace().Project()
 			if err != nil {
 				return nil, err
 			}
-			return pkgadd.Add(ctx, pkgadd.Request{Packages: []string{in.Package}, Language: in.Language, Dev: in.Dev, DryRun: in.DryRun, ProjectDir: dir,
+			res, err := pkgadd.Add(ctx, pkgadd.Request{Packages: []string{in.Package}, Language: in.Language, Dev: in.Dev, DryRun: in.DryRun, ProjectDir: dir,
 				Version: s.opts.Build.Version, Getenv: s.opts.Getenv})
+			if err == nil {
+				// A package manager that exited non-zero is a tool error with
+				// its code and hint, never a result the model reads as added.
+				err = pkgadd.Failure(res)
+			}
+			return res, err
 		},
 	})
 }

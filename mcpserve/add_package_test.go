@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -56,5 +57,27 @@ func TestAddPackageIgnoresAVenvOutsideTheProject(t *testing.T) {
 	}
 	if !isErr || out["error"] != "ecosystem_unsupported" || !strings.Contains(mustJSON(out), "outside the project") {
 		t.Fatalf("want ecosystem_unsupported naming the ignored venv: %v", out)
+	}
+}
+
+// Issue 28: a package manager that fails is a tool error (isError) with a
+// code, a hint for the agent and the output's tail, never a result an
+// agent reads as "added".
+func TestAddPackageFailureIsAToolError(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in npm is a shell script")
+	}
+	bin := t.TempDir()
+	npm := "#!/bin/sh\necho 'npm ERR! gyp failed to build a native module' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "npm"), []byte(npm), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a := newAgent(t, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, isErr := a.call("add_package", map[string]any{"package": "sdk"})
+	details, _ := out["details"].(map[string]any)
+	if !isErr || out["error"] != "server_error" || !strings.Contains(out["hint"].(string), "call add_package again") ||
+		details == nil || !strings.Contains(details["output_tail"].(string), "gyp failed") {
+		t.Fatalf("a failed npm install: isError %v %v", isErr, out)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"loams.dev/cli/envfile"
-	"loams.dev/cli/project"
 	"loams.dev/cli/workspace"
 )
 
@@ -36,11 +35,14 @@ func (s *Server) envExportTool() tool {
 		},
 		Run: func(ctx context.Context, in envExportInput) (envExportResult, error) {
 			// The target rule: name, --stack, LOAMS_STACK, loams.toml, …; or the remote profile.
+			// In a project with no binding, default_stack and the only stack
+			// do not decide what is written into it, nor does loams.toml alone
+			// choose a remote profile's key (workspace/consent.go).
 			st, target, err := s.workspace().ExportIntoProject(ctx, in.Name, in.Profile)
 			if err != nil {
 				return envExportResult{}, err
 			}
-			dir, err := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
+			dir, err := s.workspace().Project() // the project the workspace decided on, as the CLI's
 			if err != nil {
 				return envExportResult{}, err
 			}

@@ -118,7 +118,7 @@ func (s *serverSetup) own() []string {
 // (the go-sdk client's CommandTransport, a usage error).
 func (s *serverSetup) command() *exec.Cmd {
 	cmd := exec.Command(testbin.Loams(s.t), append([]string{"mcp", "serve"}, s.args...)...)
-	cmd.Env = s.env
+	cmd.Env, cmd.Dir = s.env, s.t.TempDir() // never inside this repository
 	return cmd
 }
 

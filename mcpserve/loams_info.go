@@ -74,11 +74,13 @@ func (s *Server) loamsInfo(ctx context.Context, _ loamsInfoInput) (loamsInfo, er
 		for _, e := range stack.Engines() {
 			info.Server.Engines = append(info.Server.Engines, EngineAvailable{Engine: e.Name, Available: srv.Available(e)})
 		}
-		if ds, err := s.supervisor().Status(ctx, ""); err == nil {
-			for _, d := range ds {
-				if d.ServerBinary == b.Path && len(d.Services) > 0 {
-					info.Server.Services = d.Services
-					break
+		if sv, err := s.supervisor(); err == nil {
+			if ds, err := sv.Status(ctx, ""); err == nil {
+				for _, d := range ds {
+					if d.ServerBinary == b.Path && len(d.Services) > 0 {
+						info.Server.Services = d.Services
+						break
+					}
 				}
 			}
 		}

@@ -2,10 +2,10 @@ package mcpserve
 
 import (
 	"context"
-	"errors"
 
 	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/workspace"
 )
 
 // remoteStatus is how stack_status lists a remote endpoint beside the
@@ -37,20 +37,17 @@ func (s *Server) remoteStatusOf(ctx context.Context, ep endpoint.Endpoint) remot
 	c, err := s.workspace().Client(ep, endpoint.Key{}, "loams/"+s.opts.Build.Version)
 	if err == nil {
 		defer c.Close()
-		var inst *endpoint.Instance
-		inst, _, err = c.GetInstance(ctx)
-		switch {
-		case err == nil:
-			st.State, st.ServerVersion = "reachable", inst.ServerVersion
-		case errors.Is(err, endpoint.ErrNotServed):
-			st.State, err = "reachable", nil
+		r := workspace.Probe(ctx, c) // the same check as `loams status`
+		if r.Reachable {
+			st.State = "reachable"
 		}
+		if r.Instance != nil {
+			st.ServerVersion = r.Instance.ServerVersion
+		}
+		err = r.Err
 	}
 	if err != nil {
 		e := errs.As(err)
-		if e.Code != errs.EndpointUnreachable && e.Code != errs.TLSError {
-			st.State = "reachable"
-		}
 		obj := e.Object()
 		obj.Hint = s.words().Text(e.HintFor(true)) // a hint in a result, kept to the mode as errors are
 		st.Error = &obj

@@ -16,6 +16,7 @@ import (
 	"loams.dev/cli/internal/mcptools"
 	"loams.dev/cli/mcpserve/front"
 	"loams.dev/cli/secret"
+	"loams.dev/cli/stack"
 	"loams.dev/cli/workspace"
 )
 
@@ -44,6 +45,10 @@ type Options struct {
 	// Access is which tools the user exposes (--read-only, --tools); the
 	// zero value is all eight.
 	Access Access
+	// Workspace is the CLI's resolver, handed over by `loams mcp serve`:
+	// one per process, shared by both faces (nil: opened from the fields
+	// above, for tests).
+	Workspace *workspace.Workspace
 
 	extraTools []tool // test-only tools, set by this package's tests
 	noPrepared bool   // tests: let the SDK answer tools/list, to compare
@@ -64,6 +69,8 @@ type Server struct {
 
 	wsOnce sync.Once
 	ws     *workspace.Workspace
+	svOnce sync.Once
+	sv     *stack.Supervisor
 
 	secretsOnce sync.Once
 	secrets     secret.Store
@@ -235,9 +242,10 @@ func (s *Server) docs() *docsindex.Bundle {
 	return s.docsBundle
 }
 
-// secretStore opens the store of stack keys on first use; the keyring
-// probe (up to 3 s when the Secret Service is frozen) never delays start.
-func (s *Server) secretStore(ctx context.Context) (secret.Store, error) {
+// openSecretStore opens the store of stack keys on first use (a server
+// with no CLI workspace); the keyring probe (up to 3 s when the Secret
+// Service is frozen) never delays start.
+func (s *Server) openSecretStore(ctx context.Context) (secret.Store, error) {
 	s.secretsOnce.Do(func() {
 		mode, err := secret.ResolveMode(s.opts.Profile.Secrets, s.opts.Getenv)
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/project"
 	"loams.dev/cli/stack"
 	"loams.dev/cli/workspace"
 )
@@ -51,20 +50,23 @@ func (s *Server) stackCreateTool() tool {
 			}
 			// An agent's storage stays inside the project or LOAMS_HOME;
 			// without a project only LOAMS_HOME is allowed.
-			root, _ := project.Find(s.opts.ProjectDir, s.opts.Getenv, s.opts.Cwd)
-			var d *stack.Description
-			var err error
+			root := s.workspace().ProjectRoot()
+			sv, err := s.supervisor()
+			if err != nil {
+				return stackCreated{}, err
+			}
 			if from, ok := s.workspace().WorktreeFrom(in.Name); ok && in.From == "" && len(in.Engines) == 0 && in.Storage == "" {
 				in.From = from // this git worktree's own stack: a copy of the main one
 			}
+			var d *stack.Description
 			if in.From != "" {
 				if len(in.Engines) > 0 || in.Storage != "" {
 					return stackCreated{}, errs.New(errs.Usage, `leave "engines" and "storage" out with "from"`,
 						"a clone has its source's engines and storage kind")
 				}
-				d, _, err = s.supervisor().Clone(ctx, stack.CloneOptions{Name: in.Name, From: in.From, Start: in.Start, Wait: stack.DefaultWait, Project: root})
+				d, _, err = sv.Clone(ctx, stack.CloneOptions{Name: in.Name, From: in.From, Start: in.Start, Wait: stack.DefaultWait, Project: root})
 			} else {
-				d, err = s.supervisor().Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
+				d, err = sv.Create(ctx, stack.CreateOptions{Name: in.Name, Engines: in.Engines, Storage: in.Storage,
 					Start: in.Start, Wait: stack.DefaultWait, ConfineStorage: true, StorageRoot: root, Project: root})
 			}
 			// server_binary_not_found carries its agent hint (ask the user:

@@ -28,14 +28,13 @@ func (s *Server) stackStartTool() tool {
 			stackNameSchema(sc, "name")
 		},
 		Run: func(ctx context.Context, in stackStartInput) (stackStarted, error) {
-			t, err := s.workspace().ActingStack(in.Name)
-			if err == nil {
-				err = s.workspace().EnsureStack(t.Stack) // a git worktree's own stack, on first need
-			}
+			t, err := s.workspace().ToStart(in.Name)
 			if err != nil {
 				return stackStarted{}, err
 			}
-			d, err := s.supervisor().Start(ctx, t.Stack, stack.DefaultWait)
+			// The same function as `loams stack start`: through the service
+			// manager when autostart owns the stack.
+			d, err := s.workspace().Start(ctx, t.Stack, stack.DefaultWait)
 			return stackStarted{Description: d, Target: t}, err
 		},
 	})

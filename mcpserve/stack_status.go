@@ -27,6 +27,9 @@ type stackStatus struct {
 type projectStack struct {
 	*stack.Description
 	Target bool `json:"target,omitempty"`
+	// Autostart is on when the user's service manager owns the stack
+	// (`loams stack autostart`): stack_start then goes through it.
+	Autostart string `json:"autostart"`
 }
 
 func (s *Server) stackStatusTool() tool {
@@ -43,7 +46,11 @@ func (s *Server) stackStatusTool() tool {
 			if isRemote && in.Name == ep.Profile {
 				return stackStatus{Stacks: []any{s.remoteStatusOf(ctx, ep)}}, nil
 			}
-			ds, err := s.supervisor().Status(ctx, in.Name)
+			sv, err := s.supervisor()
+			if err != nil {
+				return stackStatus{}, err
+			}
+			ds, err := sv.Status(ctx, in.Name)
 			if err != nil {
 				return stackStatus{}, err
 			}
@@ -54,7 +61,11 @@ func (s *Server) stackStatusTool() tool {
 				out.Target = &t
 			}
 			for _, d := range ds {
-				out.Stacks = append(out.Stacks, projectStack{Description: d, Target: out.Target != nil && out.Target.Stack == d.Name})
+				auto := "off"
+				if s.workspace().Autostarted(d.Name) {
+					auto = "on"
+				}
+				out.Stacks = append(out.Stacks, projectStack{Description: d, Target: out.Target != nil && out.Target.Stack == d.Name, Autostart: auto})
 			}
 			if isRemote && in.Name == "" {
 				out.Stacks = append(out.Stacks, s.remoteStatusOf(ctx, ep))

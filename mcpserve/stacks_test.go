@@ -18,7 +18,9 @@ func createStack(t *testing.T, env []string, name string) {
 	t.Helper()
 	for try := 0; ; try++ {
 		cmd := exec.Command(testbin.Loams(t), "stack", "create", "--name", name, "--no-start", "--port-base", fmt.Sprint(portBase()))
-		cmd.Env = env
+		// Run outside any project: stack create binds the project it runs
+		// in, and this package's directory is inside the repository.
+		cmd.Env, cmd.Dir = env, t.TempDir()
 		out, err := cmd.CombinedOutput()
 		if err == nil {
 			break
@@ -43,6 +45,6 @@ var portBlocks atomic.Int32
 
 func stopStack(t *testing.T, env []string, name string) {
 	cmd := exec.Command(testbin.Loams(t), "stack", "stop", "--name", name, "--grace", "2s")
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, t.TempDir()
 	_ = cmd.Run()
 }

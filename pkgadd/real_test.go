@@ -13,6 +13,15 @@ import (
 	"loams.dev/cli/internal/errs"
 )
 
+// homeless is exec.Command with a HOME of its own: python3 through a pyenv
+// shim asks rustup, which writes ~/.rustup, and `go test` leaves the HOME
+// it runs under as it found it.
+func homeless(t *testing.T, name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	return cmd
+}
+
 // withEnv is the process's environment with overrides, as a Getenv.
 func withEnv(over map[string]string) func(string) string {
 	return func(k string) string {
@@ -29,18 +38,19 @@ func withEnv(over map[string]string) func(string) string {
 // index. A real venv and pip, a PEP 503 index on 127.0.0.1.
 func TestPipInstallsIntoTheProjectVenv(t *testing.T) {
 	t.Parallel()
-	if err := exec.Command("python3", "-c", "import venv, ensurepip").Run(); err != nil {
+	if err := homeless(t, "python3", "-c", "import venv, ensurepip").Run(); err != nil {
 		t.Skip("python3 with venv and ensurepip is needed:", err)
 	}
 	file, data := wheel(t, "qdrant-client", "qdrant_client", "1.15.2")
 	idx := simpleIndex(t, "qdrant-client", file, data)
 	dir := t.TempDir()
-	if out, err := exec.Command("python3", "-m", "venv", filepath.Join(dir, ".venv")).CombinedOutput(); err != nil {
+	if out, err := homeless(t, "python3", "-m", "venv", filepath.Join(dir, ".venv")).CombinedOutput(); err != nil {
 		t.Fatalf("python3 -m venv: %v\n%s", err, out)
 	}
 	reqs := "# the app\nflask  # web\nqdrant-client==1.7.0\n"
 	os.WriteFile(filepath.Join(dir, "requirements.txt"), []byte(reqs), 0o644)
-	getenv := withEnv(map[string]string{"PIP_INDEX_URL": idx.URL + "/simple/", "PIP_CACHE_DIR": t.TempDir(), "VIRTUAL_ENV": ""})
+	// HOME too: see homeless.
+	getenv := withEnv(map[string]string{"PIP_INDEX_URL": idx.URL + "/simple/", "PIP_CACHE_DIR": t.TempDir(), "VIRTUAL_ENV": "", "HOME": t.TempDir()})
 
 	// A dry run plans and touches nothing.
 	res, err := Add(context.Background(), Request{Packages: []string{"qdrant"}, Language: "python", DryRun: true, ProjectDir: dir, Version: "0.1.0", Getenv: getenv})
@@ -59,7 +69,7 @@ func TestPipInstallsIntoTheProjectVenv(t *testing.T) {
 	if want := "# the app\nflask  # web\nqdrant-client>=1.15,<2\n"; string(b) != want {
 		t.Fatalf("requirements.txt:\n%s\nwant:\n%s", b, want)
 	}
-	out, err := exec.Command(venvPython(filepath.Join(dir, ".venv")), "-c", "import qdrant_client; print(qdrant_client.__version__)").Output()
+	out, err := homeless(t, venvPython(filepath.Join(dir, ".venv")), "-c", "import qdrant_client; print(qdrant_client.__version__)").Output()
 	if err != nil || strings.TrimSpace(string(out)) != "1.15.2" {
 		t.Fatalf("the venv does not import the client: %q %v", out, err)
 	}
@@ -81,7 +91,7 @@ func npmEnv(t *testing.T, registry string) func(string) string {
 	t.Helper()
 	rc := filepath.Join(t.TempDir(), "npmrc")
 	os.WriteFile(rc, []byte("audit=false\nfund=false\nupdate-notifier=false\nfetch-retries=0\n"), 0o600)
-	return withEnv(map[string]string{"npm_config_registry": registry, "npm_config_userconfig": rc, "npm_config_cache": t.TempDir()})
+	return withEnv(map[string]string{"npm_config_registry": registry, "npm_config_userconfig": rc, "npm_config_cache": t.TempDir(), "HOME": t.TempDir()})
 }
 
 func npmProject(t *testing.T) string {
@@ -91,7 +101,8 @@ func npmProject(t *testing.T) string {
 	}
 	dir := t.TempDir()
 	cmd := exec.Command("npm", "init", "-y")
-	cmd.Dir = dir
+	// npm logs and its update notifier write under HOME: keep them here.
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "HOME="+t.TempDir(), "npm_config_cache="+t.TempDir(), "npm_config_update_notifier=false")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("npm init -y: %v\n%s", err, out)
 	}

@@ -40,7 +40,8 @@ func (e *IgnoreEdit) Undo() error {
 
 // PlanIgnore decides, for each file (absolute, resolved), whether git
 // ignores it, and plans the lines to add to the .gitignore beside it when
-// its directory is in a git repository and it is not. Nothing is written.
+// git (or the .gitignore beside it, outside a repository) does not ignore
+// it. Nothing is written.
 // root bounds the .gitignore: a .gitignore that is a link leaving root is
 // never read or written (path_outside_project), one that is a directory or
 // read-only is forbidden.
@@ -72,18 +73,19 @@ func PlanIgnore(ctx context.Context, root string, files ...string) ([]*IgnoreEdi
 	return edits, nil
 }
 
-// needed reports whether name in dir must be added: dir is in a git
-// repository and git (or, without git, the .gitignore beside it) does not
-// ignore it. e is the inspected .gitignore (nil: do not read it).
+// needed reports whether name in dir must be added: git (or, outside a
+// repository or without git, the .gitignore beside it) does not ignore
+// it. A project that is not a git repository yet gets the line too: the
+// protection must hold once `git init && git add -A` runs, or the key is
+// committed. e is the inspected .gitignore (nil: do not read it).
 func needed(ctx context.Context, dir, name string, e *IgnoreEdit) bool {
 	ignored, inRepo, err := gitSays(ctx, dir, name)
-	if err != nil {
-		// No git binary (or it failed): decide from the files themselves.
-		inRepo, ignored = repoAbove(dir), e != nil && listed(e.Old, name)
+	if err != nil || !inRepo {
+		ignored = false // decided from the .gitignore beside it, below
 	}
 	// git never follows a .gitignore that is a symlink, so what we appended
 	// through one is read here, or every run would append it again.
-	return inRepo && !ignored && !(e != nil && listed(e.Old, name))
+	return !ignored && !(e != nil && listed(e.Old, name))
 }
 
 // inspect reads the .gitignore at gi as far as root allows.
@@ -151,18 +153,4 @@ func appendLine(b []byte, line string) []byte {
 		b = append(b, eol...)
 	}
 	return append(b, line+eol...)
-}
-
-// repoAbove reports whether dir or an ancestor holds .git.
-func repoAbove(dir string) bool {
-	for {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return false
-		}
-		dir = parent
-	}
 }

@@ -18,7 +18,10 @@ func TestPlanIgnore(t *testing.T) {
 		want      string // .gitignore afterwards; "" = unchanged / absent
 		updated   bool
 	}{
-		{name: "no repo", git: false},
+		// Not a repository yet: ignored all the same, so `git init && git
+		// add -A` later does not commit the key (issue 28).
+		{name: "no repo", git: false, want: ".env.loams\n", updated: true},
+		{name: "no repo, already listed", git: false, gitignore: ptr(".env.loams\n"), want: ".env.loams\n"},
 		{name: "repo, no .gitignore", git: true, want: ".env.loams\n", updated: true},
 		{name: "missing final newline", git: true, gitignore: ptr("node_modules"), want: "node_modules\n.env.loams\n", updated: true},
 		{name: "crlf", git: true, gitignore: ptr("a\r\nb\r\n"), want: "a\r\nb\r\n.env.loams\r\n", updated: true},

@@ -55,7 +55,7 @@ type cliResult struct {
 func (h *cliHome) run(t *testing.T, args ...string) cliResult {
 	t.Helper()
 	cmd := exec.Command(testbin.Loams(t), args...)
-	cmd.Env = h.env
+	cmd.Env, cmd.Dir = h.env, t.TempDir() // outside any project: create binds the one it runs in
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

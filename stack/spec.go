@@ -68,8 +68,7 @@ func Load(h home.Home, name string) (*Spec, error) {
 	path := specPath(h, name)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, errs.New(errs.StackNotFound, "run `loams stack list`, or `loams stack create "+name+"`", "no stack named %q", name).With("name", name).
-			ForAgent(errs.ToolCall("stack_status", nil) + " to see the stacks, or " + errs.ToolCall("stack_create", map[string]any{"name": name}))
+		return nil, notFoundError(h, name, true)
 	}
 	if err != nil {
 		return nil, err

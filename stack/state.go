@@ -7,12 +7,16 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"net/http"
 	"os"
 	"time"
 
 	"loams.dev/cli/endpoint"
+	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/safefile"
 )
+
+func isReady(ok bool, _ error) bool { return ok }
 
 // The states `stack describe` reports.
 const (
@@ -62,29 +66,36 @@ const probeTimeoutHTTP = 500 * time.Millisecond
 
 // ready is the spec's readiness: /ready answers 200 and every engine port
 // accepts a connection (/ready does not cover compatibility listeners).
-// The probe goes through the one endpoint client, without retries: the
-// caller polls.
-func (s *Spec) ready() bool {
-	c, err := endpoint.New(s.NativeURL(), endpoint.Options{ConnectTimeout: probeTimeoutHTTP, RequestTimeout: probeTimeoutHTTP, Retries: -1})
+// The probe goes through the one endpoint client, without retries (the
+// caller polls), and carries the stack's own key: a server whose /ready
+// wants it would otherwise look "starting" for the whole wait. A key the
+// server refuses (401, 403) is refused, not "not ready yet".
+func (s *Spec) ready(key endpoint.Key) (ok bool, refused error) {
+	c, err := endpoint.New(s.NativeURL(), endpoint.Options{ConnectTimeout: probeTimeoutHTTP, RequestTimeout: probeTimeoutHTTP, Retries: -1, Key: key})
 	if err != nil {
-		return false
+		return false, nil
 	}
 	defer c.Close()
-	if !c.Ready(context.Background()) {
-		return false
+	resp, err := c.Do(context.Background(), endpoint.Call{Method: http.MethodGet, Path: "/ready"})
+	if errs.Is(err, errs.Unauthenticated) || errs.Is(err, errs.Forbidden) {
+		return false, err
+	}
+	if err != nil || resp.Status != http.StatusOK {
+		return false, nil
 	}
 	for _, l := range listenersOf(s.Engines) {
 		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", s.Ports[l.Key]), probeTimeoutHTTP)
 		if err != nil {
-			return false
+			return false, nil
 		}
 		c.Close()
 	}
-	return true
+	return true, nil
 }
 
 // state reads the stack's state from its pid file and the process.
-func (s *Spec) state(now time.Time, wait time.Duration) (string, *pidFile, error) {
+// key is asked only for a live server of ours (readiness carries it).
+func (s *Spec) state(now time.Time, wait time.Duration, key func() endpoint.Key) (string, *pidFile, error) {
 	p, err := readPid(s.PidPath())
 	if err != nil {
 		return "", nil, err
@@ -94,7 +105,7 @@ func (s *Spec) state(now time.Time, wait time.Duration) (string, *pidFile, error
 		return Stopped, nil, nil
 	case !p.ours():
 		return Crashed, p, nil
-	case s.ready():
+	case isReady(s.ready(key())):
 		return Running, p, nil
 	case now.Sub(p.StartedAt) < wait:
 		return Starting, p, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"loams.dev/cli/endpoint"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,11 +49,32 @@ func (sv *Supervisor) Describe(ctx context.Context, name string) (*Description, 
 	if err != nil {
 		return nil, err
 	}
-	state, p, err := s.state(sv.now(), DefaultWait)
+	state, p, err := s.state(sv.now(), DefaultWait, sv.probeKey(ctx, name))
 	if err != nil {
 		return nil, err
 	}
 	return s.describe(state, p), nil
+}
+
+// probeKey is the stack's key for the readiness probe, read when first
+// needed; the zero Key when the store cannot give it (the probe then goes
+// without, as before there was a key).
+func (sv *Supervisor) probeKey(ctx context.Context, name string) func() endpoint.Key {
+	return func() endpoint.Key {
+		s, err := Load(sv.Home, name)
+		if err != nil || sv.Secrets == nil {
+			return endpoint.Key{}
+		}
+		store, err := sv.Secrets(ctx)
+		if err != nil {
+			return endpoint.Key{}
+		}
+		key, err := store.Get(ctx, name)
+		if err != nil {
+			return endpoint.Key{}
+		}
+		return endpoint.BindKey(key, s.NativeURL())
+	}
 }
 
 // Status describes every stack, or the one named.
@@ -90,7 +112,7 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 		return nil, err
 	}
 	defer unlock()
-	state, p, err := s.state(sv.now(), wait)
+	state, p, err := s.state(sv.now(), wait, sv.probeKey(ctx, name))
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +120,7 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 	case Running, Unhealthy:
 		return s.describe(state, p), nil
 	case Starting: // another start got here first: wait for it, start nothing
-		return sv.waitReady(ctx, s, p, nil, wait)
+		return sv.waitReady(ctx, s, p, nil, wait, sv.probeKey(ctx, name)())
 	case Crashed:
 		_ = os.Remove(s.PidPath())
 	}
@@ -109,7 +131,7 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 		return nil, err
 	}
 	if !isFile(s.ServerBinary) {
-		return nil, notFound().With("path", s.ServerBinary)
+		return nil, binaryGone(s)
 	}
 	srv, err := Probe(ctx, sv.Home, s.ServerBinary)
 	if err != nil {
@@ -153,7 +175,7 @@ func (sv *Supervisor) Start(ctx context.Context, name string, wait time.Duration
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }() // also reaps the child when a long-lived caller (mcp serve) outlives it
-	return sv.waitReady(ctx, s, &rec, exited, wait)
+	return sv.waitReady(ctx, s, &rec, exited, wait, endpoint.BindKey(key, s.NativeURL()))
 }
 
 // readyPoll is how often a starting server's /ready is asked: a loopback
@@ -165,27 +187,38 @@ const readyPoll = 5 * time.Millisecond
 // waitReady polls readiness every readyPoll. A child that exits fails the
 // start at once with its exit code and log tail; the deadline fails it
 // with timeout.
-func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited <-chan error, wait time.Duration) (*Description, error) {
+func (sv *Supervisor) waitReady(ctx context.Context, s *Spec, p *pidFile, exited <-chan error, wait time.Duration, key endpoint.Key) (*Description, error) {
 	deadline := time.NewTimer(wait - sv.now().Sub(p.StartedAt))
 	defer deadline.Stop()
 	tick := time.NewTicker(readyPoll)
 	defer tick.Stop()
 	for {
-		if s.ready() && s.servedBy(p.PID) {
+		ok, refused := s.ready(key)
+		if ok && s.servedBy(p.PID) {
 			return s.describe(Running, p), nil
 		}
+		if refused != nil && s.servedBy(p.PID) {
+			// Said at once: waiting out the timeout would not change the key.
+			return nil, errs.New(errs.Unauthenticated,
+				fmt.Sprintf("the server is up but refuses the stack's own key: check the server's auth settings in `loams stack logs %s`, or recreate the stack's key (`loams stack delete %s --yes --keep-data`, then `loams stack create %s`)", s.Name, s.Name, s.Name),
+				"stack %q answered /ready with %v", s.Name, errs.As(refused).Message).With("name", s.Name).With("log_tail", tailLines(s)).
+				ForAgent("read details.log_tail and tell the user the server refuses the stack's key; " + errs.AskUser("loams stack logs "+s.Name))
+		}
 		if exited == nil && !p.ours() {
-			return nil, sv.crashError(s, -1)
+			return nil, sv.crashError(s, -1, "") // another start's server: how it ended is not ours to know
 		}
 		select {
 		case err := <-exited:
-			code := -1
+			code, how := -1, ""
 			var ee *exec.ExitError
 			if errors.As(err, &ee) {
 				code = ee.ExitCode()
+				if code < 0 { // killed by a signal: "signal: killed", not "exit code -1"
+					how = ee.ProcessState.String()
+				}
 			}
 			_ = os.Remove(s.PidPath())
-			return nil, sv.crashError(s, code)
+			return nil, sv.crashError(s, code, how)
 		case <-deadline.C:
 			return nil, errs.New(errs.Timeout,
 				fmt.Sprintf("the server is still starting: watch `loams stack logs %s`, or stop it with `loams stack stop %s` and start again with a longer --wait-timeout", s.Name, s.Name),
@@ -209,11 +242,25 @@ func (s *Spec) servedBy(pid int) bool {
 	return yes || !known
 }
 
-func (sv *Supervisor) crashError(s *Spec, code int) error {
-	return errs.New(errs.ServerError, fmt.Sprintf("read the log tail below or `loams stack logs %s`; fix the cause and run `loams stack start %s`", s.Name, s.Name),
-		"the server of stack %q exited while starting (exit code %d)", s.Name, code).
+// crashError is a server that ended while starting: its exit code, or how
+// it ended when a signal killed it (how, e.g. "signal: killed": an OOM
+// killer, a kill from another shell), or neither when it was not our child.
+func (sv *Supervisor) crashError(s *Spec, code int, how string) error {
+	ended := fmt.Sprintf("exited while starting (exit code %d)", code)
+	switch {
+	case how != "":
+		ended = "was killed while starting (" + how + ")"
+	case code < 0:
+		ended = "ended while starting"
+	}
+	e := errs.New(errs.ServerError, fmt.Sprintf("read the log tail below or `loams stack logs %s`; fix the cause and run `loams stack start %s`", s.Name, s.Name),
+		"the server of stack %q %s", s.Name, ended).
 		With("name", s.Name).With("exit_code", code).With("log_tail", tailLines(s)).
 		ForAgent("read details.log_tail and tell the user the cause; once it is fixed, " + errs.ToolCall("stack_start", map[string]any{"name": s.Name}))
+	if how != "" {
+		e.With("signal", how)
+	}
+	return e
 }
 
 func tailLines(s *Spec) []string {
@@ -238,6 +285,9 @@ func (sv *Supervisor) Stop(ctx context.Context, name string, grace time.Duration
 		grace = DefaultGrace
 	}
 	s, err := Load(sv.Home, name)
+	if errs.Is(err, errs.StackNotFound) {
+		return nil, notFoundError(sv.Home, name, false) // stopping it is no reason to create it
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -367,7 +417,7 @@ func (sv *Supervisor) Command(ctx context.Context, name string) (argv, env []str
 	if err != nil {
 		return nil, nil, err
 	}
-	if state, _, _ := s.state(sv.now(), DefaultWait); state == Running || state == Starting || state == Unhealthy {
+	if state, _, _ := s.state(sv.now(), DefaultWait, sv.probeKey(ctx, name)); state == Running || state == Starting || state == Unhealthy {
 		return nil, nil, errs.New(errs.StackRunning, "stop it first: `loams stack stop "+name+"`", "stack %q is already running", name).With("name", name).
 			ForAgent(errs.ToolCall("stack_status", map[string]any{"name": name}))
 	}

@@ -15,42 +15,55 @@ type Adoption struct {
 	DefaultFor string `json:"default_for,omitempty"`
 }
 
-// ProjectRoot is the project directory: --project-dir (or the MCP
-// server's), else the nearest ancestor of Dir with a project marker.
-// "" outside any project.
+// ProjectRoot is the project directory: the one the face was given
+// (--project-dir, the agent's), else the nearest ancestor of Dir with a
+// project marker. "" outside any project.
 func (w *Workspace) ProjectRoot() string {
-	dir, err := project.Find("", func(k string) string {
+	dir, _ := w.Project()
+	return dir
+}
+
+// Project is ProjectRoot with the reason there is none (project.Find's
+// errors: no project found, a --project-dir that does not exist). Both
+// faces take the project they write into from here.
+func (w *Workspace) Project() (string, error) {
+	getenv := func(k string) string {
 		if k == "CLAUDE_PROJECT_DIR" {
 			return "" // Dir already is the project directory the face chose
 		}
 		return w.Getenv(k)
-	}, w.Dir)
-	if err != nil {
-		return ""
 	}
-	return dir
+	if w.explicitDir {
+		return project.Find(w.Dir, getenv, "")
+	}
+	return project.Find("", getenv, w.Dir)
 }
 
 // Adopt is what both faces do after creating a stack: a project with no
-// binding is bound to it (loams.toml), and a profile with no default stack
-// gets it as its default, so the next command without a name finds it
-// whichever face made it.
+// binding is bound to it (loams.toml); outside any project, a profile with
+// no default stack gets it as its default. The next command without a name
+// finds it whichever face made it.
 func (w *Workspace) Adopt(name string) (Adoption, error) {
 	var a Adoption
 	b, err := w.Binding()
 	if err != nil {
 		return a, err
 	}
-	// An ignored loams.toml (another user's) is neither read nor rewritten.
-	if root := w.ProjectRoot(); root != "" && b.Stack == "" && b.Ignored == "" {
-		path, changed, err := Bind(root, name)
-		if err != nil {
-			return a, err
+	if root := w.ProjectRoot(); root != "" {
+		// An ignored loams.toml (another user's) is neither read nor rewritten.
+		if b.Stack == "" && b.Ignored == "" {
+			path, changed, err := Bind(root, name)
+			if err != nil {
+				return a, err
+			}
+			if changed {
+				a.Bound = path
+			}
+			w.Rebind()
 		}
-		if changed {
-			a.Bound = path
-		}
-		w.Rebind()
+		// The project's loams.toml binds it; a profile default made here
+		// would become every unbound directory's (project.md).
+		return a, nil
 	}
 	// Only the profile the user chose, never one loams.toml names.
 	pname := w.ChosenProfile()
@@ -70,4 +83,29 @@ func (w *Workspace) Adopt(name string) (Adoption, error) {
 	}
 	a.DefaultFor = pname
 	return a, nil
+}
+
+// Forget is what a deleted stack leaves behind in config.toml: every
+// profile whose default_stack named it has it unset (else every directory
+// with no binding would fail on a stack that is gone). It returns those
+// profiles. A loams.toml still naming it is doctor's to report, in its
+// project.
+func (w *Workspace) Forget(name string) ([]string, error) {
+	cfg, err := config.Load(w.Home.Config())
+	if err != nil {
+		return nil, err
+	}
+	var unset []string
+	for _, pname := range cfg.ProfileNames() {
+		if p, ok := cfg.Profile(pname); ok && p.DefaultStack == name {
+			if err := cfg.Unset(pname, "default_stack"); err != nil {
+				return unset, err
+			}
+			unset = append(unset, pname)
+		}
+	}
+	if len(unset) == 0 {
+		return nil, nil
+	}
+	return unset, cfg.Save()
 }

@@ -28,15 +28,20 @@ func (w *Workspace) ChosenProfile() string {
 	return config.DefaultProfile
 }
 
-// ActingStack is Stack for a verb that acts on the stack for this project
-// (stack start): a stack loams.toml names that was made for another
-// project needs the user's word.
-func (w *Workspace) ActingStack(name string) (Target, error) {
-	t, err := w.Stack(name)
-	if err != nil {
-		return t, err
+// ToStart is ActOn for what starts a stack for this project (`loams stack
+// start`, restart, MCP stack_start; both faces come here): a stack
+// loams.toml alone names that was made for another project needs the
+// user's word, and a git worktree's own stack is made on first need
+// (worktree.go).
+func (w *Workspace) ToStart(name string) (Target, error) {
+	t, err := w.ActOn(name)
+	if err == nil {
+		err = w.vouch(t)
 	}
-	return t, w.vouch(t)
+	if err == nil {
+		err = w.EnsureStack(t.Stack)
+	}
+	return t, err
 }
 
 // ExportIntoProject is ExportSource for a write into the project (env export
@@ -65,7 +70,7 @@ func (w *Workspace) ExportIntoProject(ctx context.Context, name, profile string)
 			return envfile.Stack{}, t, err
 		}
 	}
-	return w.ExportSource(ctx, name)
+	return w.ExportInto(ctx, name)
 }
 
 // forProfile is this workspace for one request naming profile: every
@@ -74,7 +79,8 @@ func (w *Workspace) ExportIntoProject(ctx context.Context, name, profile string)
 func (w *Workspace) forProfile(profile string) *Workspace {
 	return &Workspace{Home: w.Home, Getenv: w.Getenv, Dir: w.Dir, StackFlag: w.StackFlag, EndpointFlag: w.EndpointFlag,
 		ProfileFlag: profile, Secrets: w.Secrets, ProfileKeys: w.ProfileKeys, Notice: w.Notice, Agent: w.Agent,
-		Warn: w.Warn, Confirm: w.Confirm, MakeWorktreeStack: w.MakeWorktreeStack}
+		Warn: w.Warn, Confirm: w.Confirm, MakeWorktreeStack: w.MakeWorktreeStack,
+		Supervisor: w.Supervisor, Managed: w.Managed, explicitDir: w.explicitDir}
 }
 
 // vouch lets a target through when something other than loams.toml chose

@@ -42,6 +42,7 @@ func (w *Workspace) Stack(name string) (Target, error) {
 	}
 	if p.DefaultStack != "" {
 		t.Stack, t.Source = p.DefaultStack, FromDefaultStack
+		w.markUnbound(&t, b)
 		return t, w.mustExist(t)
 	}
 	names, err := stack.List(w.Home)
@@ -58,6 +59,7 @@ func (w *Workspace) Stack(name string) (Target, error) {
 			"there are no stacks yet").ForAgent(errs.ToolCall("stack_create", map[string]any{"name": proposed}))
 	case 1:
 		t.Stack, t.Source = names[0], FromOnlyStack
+		w.markUnbound(&t, b)
 		return t, nil
 	}
 	return Target{}, errs.New(errs.StackAmbiguous,

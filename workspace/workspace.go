@@ -15,6 +15,7 @@ import (
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/secret"
+	"loams.dev/cli/stack"
 )
 
 // Source names the step of the target rule that decided.
@@ -38,6 +39,9 @@ type Target struct {
 	Profile  string `json:"profile,omitempty"`
 	Source   Source `json:"source"`
 	Project  string `json:"project,omitempty"`
+	// Unbound: Project has no loams.toml binding, and default_stack or
+	// the only stack chose (a read may use it; a write may not).
+	Unbound bool `json:"unbound,omitempty"`
 }
 
 // Explicit reports whether the user named the target in this very request,
@@ -74,6 +78,9 @@ func (t Target) Line() string {
 	case FromProfile:
 		from = "the profile's endpoint"
 	}
+	if t.Unbound {
+		from += "; " + t.Project + " has no loams.toml"
+	}
 	return what + " (from " + from + ")"
 }
 
@@ -99,6 +106,11 @@ type Workspace struct {
 	Notice func(string)
 	// Agent renders hints for an MCP caller (tool calls) instead of commands.
 	Agent bool
+	// Supervisor is the process's one stack supervisor (both faces).
+	Supervisor func() (*stack.Supervisor, error)
+	// Managed, when set, is the service manager that owns stack name
+	// (autostart), or nil when none does.
+	Managed func(name string) Service
 	// Warn, when set, hears once about keys of [dev] loams does not know
 	// (a typo such as `stak` would otherwise silently bind nothing).
 	Warn func(string)
@@ -108,6 +120,10 @@ type Workspace struct {
 	// MakeWorktreeStack creates a worktree's own stack on first need
 	// (worktree.go); nil leaves it to the user.
 	MakeWorktreeStack MakeWorktreeStack
+
+	// explicitDir: Dir was given as the project (--project-dir, the
+	// agent's), not a directory to look for one from.
+	explicitDir bool
 
 	once    sync.Once
 	warned  sync.Once

@@ -28,10 +28,46 @@ func TestTargetRule(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got.Stack != sc.Stack || got.Source != sc.Source {
-				t.Fatalf("got %+v %v, want %s from %s", got, err, sc.Stack, sc.Source)
+			if err != nil || got.Stack != sc.Stack || got.Source != sc.Source || got.Unbound != sc.Unbound {
+				t.Fatalf("got %+v %v, want %s from %s (unbound %v)", got, err, sc.Stack, sc.Source, sc.Unbound)
+			}
+			// What acts for the project refuses exactly the unbound rows.
+			acted, err := w.ActOn(sc.Arg)
+			if sc.Unbound != errs.Is(err, errs.ProjectUnbound) || !sc.Unbound && (err != nil || acted != got) {
+				t.Fatalf("ActOn: %+v %v; unbound %v", acted, err, sc.Unbound)
 			}
 		})
+	}
+}
+
+// project_unbound names the project and the stack it would have been, and
+// tells each face how to choose (project.md "A project that is not bound").
+func TestUnboundProjectNamesTheProjectAndTheStack(t *testing.T) {
+	env, dir, _ := workspacetest.Situation{Stacks: []string{"nodeapp", "other"}, Default: "nodeapp"}.Layout(t)
+	w := &workspace.Workspace{Home: home.Home{Dir: env["LOAMS_HOME"]}, Getenv: func(k string) string { return env[k] }, Dir: dir}
+	read, err := w.Stack("")
+	if err != nil || read.Stack != "nodeapp" || !read.Unbound || read.Project != dir ||
+		!strings.Contains(read.Line(), dir+" has no loams.toml") {
+		t.Fatalf("a read still follows default_stack and says so: %+v %v %q", read, err, read.Line())
+	}
+	_, err = w.ActOn("")
+	e := errs.As(err)
+	// The project directory of Layout is called nodeapp too: the stack
+	// of that name was not created for it (no project recorded), so it is
+	// proposed as is.
+	if e.Code != errs.ProjectUnbound || e.ExitCode() != 3 || !strings.Contains(e.Message, dir) ||
+		!strings.Contains(e.Message, `"nodeapp"`) || e.Details["stack"] != "nodeapp" ||
+		!strings.Contains(e.HintFor(false), "`loams init`") || !strings.Contains(e.HintFor(false), "--stack nodeapp") ||
+		!strings.Contains(e.HintFor(true), `call stack_create with {"name": "nodeapp"}`) || strings.Contains(e.HintFor(true), "--") {
+		t.Fatalf("got %+v", e)
+	}
+	// Named explicitly, it acts.
+	if got, err := w.ActOn("other"); err != nil || got.Stack != "other" || got.Unbound {
+		t.Fatalf("an explicit name acts: %+v %v", got, err)
+	}
+	env["LOAMS_STACK"] = "other"
+	if got, err := w.ActOn(""); err != nil || got.Source != workspace.FromEnv {
+		t.Fatalf("LOAMS_STACK is a choice: %+v %v", got, err)
 	}
 }
 

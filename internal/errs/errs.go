@@ -70,6 +70,7 @@ const (
 
 	SnapshotNotFound Code = "snapshot_not_found"
 	SnapshotExists   Code = "snapshot_exists"
+	ProjectUnbound   Code = "project_unbound"
 )
 
 // exitCodes is the one table from error code to process exit code.
@@ -127,6 +128,7 @@ var exitCodes = map[Code]int{
 
 	SnapshotNotFound: 4,
 	SnapshotExists:   5,
+	ProjectUnbound:   3,
 }
 
 // ExitCode returns the exit code of c; an unknown code is a bug (1).

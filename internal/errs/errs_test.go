@@ -25,6 +25,7 @@ var specExitCodes = map[Code]int{
 	"stack_ambiguous": 2, "release_not_published": 4, "env_target_mismatch": 5, "config_unreadable": 5,
 	"package_not_published": 6, "service_manager_unavailable": 6, "tool_disabled": 8,
 	"snapshot_not_found": 4, "snapshot_exists": 5,
+	"project_unbound": 3,
 }
 
 func TestEveryCodeMapsToItsExitCode(t *testing.T) {

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
 	"loams.dev/cli/internal/errs"
@@ -238,19 +237,29 @@ func (p *Printer) table(header []string, rows [][]string, wrapCol string) error 
 		return err
 	}
 	for _, r := range rows {
-		// The free column's cell becomes lines; the others print on the first.
-		parts := []string{""}
-		if free >= 0 && free < len(r) {
-			parts = strings.Split(ansi.Wrap(r[free], widths[free], ""), "\n")
+		// Each narrowed column's cell becomes lines; the row is as tall as
+		// its tallest cell, the other cells print on its first line.
+		parts := map[int][]string{}
+		height := 1
+		for _, c := range free {
+			if c < len(r) {
+				parts[c] = wrapProse(r[c], widths[c])
+				height = max(height, len(parts[c]))
+			}
 		}
-		for n, part := range parts {
+		for n := range height {
 			cells := r
 			if n > 0 {
 				cells = make([]string, len(r))
 			}
-			if free >= 0 && free < len(r) {
+			if len(parts) > 0 {
 				cells = append([]string(nil), cells...)
-				cells[free] = part
+				for c, ls := range parts {
+					cells[c] = ""
+					if n < len(ls) {
+						cells[c] = ls[n]
+					}
+				}
 			}
 			if err := line(cells, func(col int, s string) string {
 				if n > 0 {
@@ -269,33 +278,40 @@ func (p *Printer) table(header []string, rows [][]string, wrapCol string) error 
 // overflows instead, as words one per line read worse than a long line.
 const minFree = 16
 
-// fit narrows the free-text column so the table's lines fit p.width, and
-// returns its index (-1: nothing to narrow). Only that column changes: ids,
-// states, URLs and commands are never cut.
-func (p *Printer) fit(header []string, rows [][]string, widths []int, wrapCol string) int {
+// fit narrows the prose columns (cells with spaces; and wrapCol) so the
+// table's lines fit p.width, and returns them. The widest is narrowed
+// first, down to minFree each: a 200-column fix is not left whole while the
+// message is squeezed. Ids, states, URLs and commands without spaces are
+// never cut.
+func (p *Printer) fit(header []string, rows [][]string, widths []int, wrapCol string) []int {
 	total := 2 * (len(widths) - 1)
 	for _, w := range widths {
 		total += w
 	}
 	if p.width <= 0 || total <= p.width {
-		return -1
+		return nil
 	}
-	free := -1
+	var free []int
+	floor := map[int]int{}
 	for i, h := range header {
-		if wrapCol != "" {
-			if h == wrapCol {
-				free = i
+		if h == wrapCol || prose(rows, i) {
+			free = append(free, i)
+			floor[i] = max(min(minFree, widths[i]), lipgloss.Width(h))
+		}
+	}
+	for total > p.width {
+		widest := -1
+		for _, i := range free {
+			if widths[i] > floor[i] && (widest < 0 || widths[i] > widths[widest]) {
+				widest = i
 			}
-			continue
 		}
-		if (free < 0 || widths[i] > widths[free]) && prose(rows, i) {
-			free = i
+		if widest < 0 {
+			break // every prose column at its floor: the line overflows
 		}
+		widths[widest]--
+		total--
 	}
-	if free < 0 {
-		return -1
-	}
-	widths[free] = max(p.width-(total-widths[free]), min(minFree, widths[free]), lipgloss.Width(header[free]))
 	return free
 }
 

@@ -129,40 +129,57 @@ func TestTextRowsInTextMode(t *testing.T) {
 	}
 }
 
-// Issue 21: a table wider than the terminal wraps its free-text column
-// (the widest with prose) to the width; every other column stays whole.
+// Issues 21 and 28: a table wider than the terminal wraps every prose
+// column to the width (the widest first: a long fix is not left whole
+// while the message is squeezed), breaking only at spaces and after path
+// separators; columns without spaces stay whole.
 func TestTableFitsTheWidth(t *testing.T) {
 	msg := "the Loams server binary was not found on PATH, in LOAMS_SERVER_BINARY or in the config; install it or point loams at it"
+	fix := "chmod 700 /home/someone/.loams/stacks/nodeapp-with-a-long-name/secrets, then run `loams doctor` again to see the rest"
 	v := View{Header: []string{"status", "check", "message", "fix"}, Rows: [][]string{
-		{"fail", "server", msg, "loams server install --from FILE"},
+		{"fail", "server", msg, fix},
 		{"ok", "home", "LOAMS_HOME is writable", ""},
 	}}
-	for _, width := range []int{72, 80, 100} {
+	for _, width := range []int{72, 80, 100, 150} {
 		var b bytes.Buffer
 		if err := NewPrinter(Table, &b, false).WithWidth(width).Print(v); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()
-		for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		for _, l := range lines {
 			if len(l) > width {
 				t.Errorf("width %d: line of %d: %q", width, len(l), l)
 			}
 		}
-		if !strings.Contains(out, "loams server install --from FILE") || !strings.Contains(out, "LOAMS_SERVER_BINARY") {
-			t.Errorf("width %d: a column was cut:\n%s", width, out)
-		}
-		// Every word of the message is still there, in order.
-		lines := strings.Split(out, "\n")
 		from, to := strings.Index(lines[0], "MESSAGE"), strings.Index(lines[0], "FIX")
-		var words []string
-		for _, l := range lines[1:] {
-			if len(l) > from {
-				words = append(words, strings.Fields(l[from:min(to, len(l))])...)
+		for _, col := range []struct {
+			text     string
+			from, to int
+		}{{msg, from, to}, {fix, to, 1 << 20}} {
+			var got []string
+			for _, l := range lines[1:] {
+				if len(l) > col.from {
+					got = append(got, strings.TrimSpace(l[col.from:min(col.to, len(l))]))
+				}
 			}
-		}
-		// (a word longer than the column is broken across lines)
-		if !strings.Contains(strings.Join(words, ""), strings.ReplaceAll(msg, " ", "")) {
-			t.Errorf("width %d: the message lost words:\n%s", width, out)
+			joined := strings.Join(got, " ")
+			// Every word is there, in order, and none was cut: a line ends
+			// at a space or after a '/'.
+			if strings.ReplaceAll(joined, " ", "") != strings.ReplaceAll(col.text+"LOAMS_HOMEiswritable", " ", "") &&
+				strings.ReplaceAll(joined, " ", "") != strings.ReplaceAll(col.text, " ", "") {
+				t.Errorf("width %d: %q lost words:\n%s", width, col.text[:20], out)
+			}
+			for _, piece := range got {
+				if piece != "" && !strings.Contains(col.text+" LOAMS_HOME is writable", piece) {
+					t.Errorf("width %d: %q is not a run of whole words", width, piece)
+				}
+				if piece != "" && !strings.HasSuffix(piece, "/") {
+					if k := strings.Index(col.text, piece); k >= 0 && k+len(piece) < len(col.text) && col.text[k+len(piece)] != ' ' {
+						t.Errorf("width %d: cut mid-word after %q:\n%s", width, piece, out)
+					}
+				}
+			}
 		}
 	}
 	// No width (a pipe): one line a row, as wide as it takes.
@@ -171,12 +188,12 @@ func TestTableFitsTheWidth(t *testing.T) {
 	if n := strings.Count(b.String(), "\n"); n != 3 {
 		t.Errorf("unlimited width wrapped: %d lines\n%s", n, b.String())
 	}
-	// Wrap names the column when the widest prose is not the one to wrap.
+	// Wrap makes a column without spaces wrappable too (at '/').
 	b.Reset()
-	v.Wrap = "fix"
-	NewPrinter(Table, &b, false).WithWidth(150).Print(v)
-	if !strings.Contains(b.String(), msg) {
-		t.Errorf("Wrap=fix cut the message:\n%s", b.String())
+	long := "/home/someone/src/a-project-with-a-long-name/node_modules/.bin/loams"
+	NewPrinter(Table, &b, false).WithWidth(40).Print(View{Header: []string{"name", "path"}, Rows: [][]string{{"loams", long}}, Wrap: "path"})
+	if out := b.String(); strings.Contains(out, long) || !strings.Contains(out, "node_modules/") {
+		t.Errorf("Wrap=path:\n%s", out)
 	}
 }
 

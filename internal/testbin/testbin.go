@@ -19,6 +19,10 @@ var (
 	built  = map[string]string{}
 	errs   = map[string]error{}
 	outDir string
+	// madeDirs are the cache directories Build created (~/.cache under a
+	// scratch HOME): Cleanup removes them again when empty, so `go test`
+	// leaves HOME as it found it.
+	madeDirs []string
 )
 
 // Loams returns the path of a freshly built loams binary.
@@ -55,10 +59,19 @@ func BuildTagged(t testing.TB, pkg, tags string, ldflags ...string) string {
 		// to register a binary there (it looks like `go run`), and tests
 		// drive the binary as a user's installed copy.
 		parent, err := os.UserCacheDir()
+		if err == nil {
+			for d := parent; !exists(d) && filepath.Dir(d) != d; d = filepath.Dir(d) {
+				madeDirs = append(madeDirs, d)
+			}
+		}
 		if err != nil || os.MkdirAll(parent, 0o755) != nil {
 			parent = ""
 		}
 		d, err := os.MkdirTemp(parent, "loams-testbin-")
+		if err != nil && parent != "" { // another package's Cleanup removed the empty parent just now
+			os.MkdirAll(parent, 0o755)
+			d, err = os.MkdirTemp(parent, "loams-testbin-")
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,6 +101,11 @@ func Cleanup() {
 	defer mu.Unlock()
 	if outDir != "" {
 		os.RemoveAll(outDir)
+		for _, d := range madeDirs { // deepest first; a directory in use stays
+			if os.Remove(d) != nil {
+				break
+			}
+		}
 	}
 }
 
@@ -107,4 +125,9 @@ func Symlink(t testing.TB, target, path string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }

@@ -17,6 +17,8 @@
 //	TESTSERVER_SQLGATE=1         offer --sqlgate-listen (default 127.0.0.1:7720, no off switch)
 //	TESTSERVER_NO_GETINSTANCE=1  an older server: GetInstance is 404
 //	TESTSERVER_SNAKE_CASE=1      GetInstance answers in snake_case
+//	TESTSERVER_READY_KEY=1       /ready wants "Authorization: Bearer $LOAMS_API_KEY" (401 without);
+//	                             any other value is the only key /ready accepts
 //
 // With --data-dir it seeds the data, hot and graph directories with real
 // files (a symlink among them) on first start, and POST
@@ -174,7 +176,16 @@ func (b build) serve(binds map[string]string, versionLine string, tlsF tlsFiles,
 	var flap atomic.Bool
 	mux := http.NewServeMux()
 	mux.HandleFunc("/health", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
-	mux.HandleFunc("/ready", func(w http.ResponseWriter, _ *http.Request) {
+	mux.HandleFunc("/ready", func(w http.ResponseWriter, r *http.Request) {
+		if want := os.Getenv("TESTSERVER_READY_KEY"); want != "" {
+			if want == "1" {
+				want = os.Getenv("LOAMS_API_KEY")
+			}
+			if r.Header.Get("Authorization") != "Bearer "+want {
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+		}
 		ready := time.Since(started) >= delay
 		if os.Getenv("TESTSERVER_FLAP") != "" {
 			ready = flap.Load()

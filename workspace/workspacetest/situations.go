@@ -40,7 +40,10 @@ type Situation struct {
 	Outside    bool              // run outside any project
 	Stack      string            // want
 	Source     workspace.Source
-	Code       errs.Code // want this error instead
+	// Unbound: the project has no binding and an implicit step chose, so
+	// a read says so and a write is project_unbound.
+	Unbound bool
+	Code    errs.Code // want this error instead
 }
 
 // Situations is the table both faces must agree on.
@@ -55,10 +58,10 @@ func Situations() []Situation {
 		{Name: "loams.toml through --project-dir", Stacks: []string{"nodeapp", "dev"}, Manifest: bound, Default: "dev", ProjectDir: true, Stack: "nodeapp", Source: workspace.FromManifest},
 		{Name: "loams.toml naming a missing stack", Stacks: []string{"dev"}, Manifest: "[dev]\nstack = \"gone\"\n", Code: errs.StackNotFound},
 		{Name: "loams.toml that does not parse", Stacks: []string{"dev"}, Manifest: "[dev\nstack = 1\n", Code: errs.ConfigUnparseable},
-		{Name: "loams.toml without [dev] falls through", Stacks: []string{"dev"}, Manifest: "[functions]\nx = 1\n", Stack: "dev", Source: workspace.FromOnlyStack},
-		{Name: "default_stack", Stacks: []string{"dev", "other"}, Default: "dev", Stack: "dev", Source: workspace.FromDefaultStack},
+		{Name: "loams.toml without [dev] falls through", Stacks: []string{"dev"}, Manifest: "[functions]\nx = 1\n", Stack: "dev", Source: workspace.FromOnlyStack, Unbound: true},
+		{Name: "default_stack", Stacks: []string{"dev", "other"}, Default: "dev", Stack: "dev", Source: workspace.FromDefaultStack, Unbound: true},
 		{Name: "default_stack naming a missing stack", Stacks: []string{"dev", "other"}, Default: "gone", Code: errs.StackNotFound},
-		{Name: "the only stack", Stacks: []string{"dev"}, Stack: "dev", Source: workspace.FromOnlyStack},
+		{Name: "the only stack", Stacks: []string{"dev"}, Stack: "dev", Source: workspace.FromOnlyStack, Unbound: true},
 		{Name: "the only stack outside any project", Stacks: []string{"dev"}, Outside: true, Stack: "dev", Source: workspace.FromOnlyStack},
 		{Name: "two stacks and nothing chooses", Stacks: []string{"a", "b"}, Code: errs.StackAmbiguous},
 		{Name: "two stacks outside any project", Stacks: []string{"a", "b"}, Outside: true, Code: errs.StackAmbiguous},
@@ -66,7 +69,7 @@ func Situations() []Situation {
 		{Name: "env outside any project", Stacks: []string{"a", "b"}, Outside: true, Env: map[string]string{"LOAMS_STACK": "b"}, Stack: "b", Source: workspace.FromEnv},
 		{Name: "flag outside any project", Stacks: []string{"a", "b"}, Outside: true, Flag: "a", Stack: "a", Source: workspace.FromFlag},
 		{Name: "argument with two stacks", Stacks: []string{"a", "b"}, Arg: "b", Stack: "b", Source: workspace.FromArgument},
-		{Name: "subdirectory without loams.toml uses the only stack", Stacks: []string{"dev"}, Sub: true, Stack: "dev", Source: workspace.FromOnlyStack},
+		{Name: "subdirectory without loams.toml uses the only stack", Stacks: []string{"dev"}, Sub: true, Stack: "dev", Source: workspace.FromOnlyStack, Unbound: true},
 	}
 }
 

@@ -1,8 +1,8 @@
-// Package release builds what the release publishes where agents look: an
+// Package publish builds what the release publishes where agents look: an
 // .mcpb bundle per platform (Claude Desktop installs it in one click) and
 // the server.json the MCP registry lists, validated against the registry's
 // schema (vendored: server.schema.json, 2025-12-11).
-package release
+package publish
 
 import (
 	"archive/zip"

@@ -13,7 +13,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"loams.dev/cli/internal/release"
+	"loams.dev/cli/internal/publish"
 )
 
 func main() {
@@ -40,7 +40,7 @@ func run(args []string) error {
 	}
 	switch args[0] {
 	case "bundle":
-		path, err := release.BuildBundle(*out, *binary, *version, release.Platform{OS: *goos, Arch: *goarch})
+		path, err := publish.BuildBundle(*out, *binary, *version, publish.Platform{OS: *goos, Arch: *goarch})
 		if err == nil {
 			fmt.Println(path)
 		}
@@ -50,11 +50,11 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		doc, err := release.ServerJSON(m, *dir, *version)
+		doc, err := publish.ServerJSON(m, *dir, *version)
 		if err != nil {
 			return err
 		}
-		if err := release.Validate(doc, *dir); err != nil {
+		if err := publish.Validate(doc, *dir); err != nil {
 			return err
 		}
 		return os.WriteFile(filepath.Join(*dir, "server.json"), doc, 0o644)
@@ -63,16 +63,16 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := release.Validate(doc, *dir); err != nil {
+		if err := publish.Validate(doc, *dir); err != nil {
 			return err
 		}
-		fmt.Println("server.json: valid against", release.SchemaURL)
+		fmt.Println("server.json: valid against", publish.SchemaURL)
 		return nil
 	case "check":
 		if fs.NArg() != 1 {
 			return fmt.Errorf("usage: mcpb check BUNDLE")
 		}
-		m, tools, err := release.CheckBundle(context.Background(), fs.Arg(0), os.Environ())
+		m, tools, err := publish.CheckBundle(context.Background(), fs.Arg(0), os.Environ())
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,185 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"loams.dev/cli/workspace"
+)
+
+// Issue 28, done-when: four apps on one LOAMS_HOME — bound, unbound, not a
+// git repository, a monorepo subdirectory with no marker — seen from the
+// built CLI and from `loams mcp serve` started in each. Both faces name the
+// same target; the unbound ones read the profile's default_stack (and say
+// so) but nothing of another app's stack is written into them.
+func TestFourAppsOnOneHome(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: the apps are git repositories")
+	}
+	homeDir, _ := filepath.EvalSymlinks(t.TempDir())
+	env := cliEnv(t, "HOME="+homeDir)
+	for _, s := range []struct{ name, base string }{{"nodeapp", "24100"}, {"mono", "24200"}} {
+		if _, errOut, code := loams(t, env, "stack", "create", "--name", s.name, "--port-base", s.base, "--no-start"); code != 0 {
+			t.Fatalf("create %s: %s", s.name, errOut)
+		}
+	}
+	// The first stack made became the profile's default_stack.
+	if out, _, _ := loams(t, env, "configure", "get", "default_stack"); strings.TrimSpace(out) != "nodeapp" {
+		t.Fatalf("default_stack: %q", out)
+	}
+	mk := func(rel, name, content string) {
+		p := filepath.Join(homeDir, rel, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, repo := range []string{"nodeapp", "pyapp", "repo"} {
+		gitIn(t, homeDir, "init", "-q", repo)
+	}
+	mk("nodeapp", "package.json", "{}\n")
+	mk("nodeapp", "loams.toml", "[dev]\nstack = \"nodeapp\"\n")
+	mk("pyapp", "pyproject.toml", "[project]\nname = \"pyapp\"\n")
+	mk("plain", "package.json", "{}\n")
+	mk("repo/app", "loams.toml", "[dev]\nstack = \"mono\"\n")
+	os.MkdirAll(filepath.Join(homeDir, "repo", "app", "src"), 0o755)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, app := range []struct {
+		name, dir string
+		want      workspace.Target
+	}{
+		{"bound", "nodeapp", workspace.Target{Stack: "nodeapp", Source: workspace.FromManifest, Project: filepath.Join(homeDir, "nodeapp")}},
+		{"unbound", "pyapp", workspace.Target{Stack: "nodeapp", Source: workspace.FromDefaultStack, Project: filepath.Join(homeDir, "pyapp"), Unbound: true}},
+		{"not a git repository", "plain", workspace.Target{Stack: "nodeapp", Source: workspace.FromDefaultStack, Project: filepath.Join(homeDir, "plain"), Unbound: true}},
+		{"monorepo subdirectory without a marker", "repo/app/src", workspace.Target{Stack: "mono", Source: workspace.FromManifest, Project: filepath.Join(homeDir, "repo", "app")}},
+	} {
+		t.Run(app.name, func(t *testing.T) {
+			dir := filepath.Join(homeDir, app.dir)
+			out, errOut, code := loamsIn(t, env, dir, "-o", "json", "stack", "describe")
+			var cli struct{ Target workspace.Target }
+			if code != 0 || json.Unmarshal([]byte(out), &cli) != nil || cli.Target != app.want {
+				t.Fatalf("CLI describe: exit %d %s %s; want %+v", code, out, errOut, app.want)
+			}
+			session, _ := mcpSession(t, ctx, env, dir)
+			defer session.Close()
+			call := func(tool string) (map[string]any, bool) {
+				res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				raw, _ := json.Marshal(res.StructuredContent)
+				var m map[string]any
+				json.Unmarshal(raw, &m)
+				return m, res.IsError
+			}
+			st, _ := call("stack_status")
+			raw, _ := json.Marshal(st["target"])
+			var agent workspace.Target
+			if json.Unmarshal(raw, &agent) != nil || agent != app.want {
+				t.Fatalf("MCP stack_status target: %s; want %+v", raw, app.want)
+			}
+
+			// Writes: the CLI, then the agent.
+			out, errOut, code = loamsIn(t, env, dir, "-o", "json", "env", "export", "--write", ".env.loams")
+			res, isErr := call("env_export")
+			if app.want.Unbound {
+				if code != 3 || !strings.Contains(errOut, `"project_unbound"`) || !strings.Contains(errOut, app.want.Project) {
+					t.Errorf("CLI env export in an unbound project: exit %d %s %s", code, out, errOut)
+				}
+				if !isErr || res["error"] != "project_unbound" || !strings.Contains(res["hint"].(string), `call stack_create with {"name": "`) {
+					t.Errorf("MCP env_export in an unbound project: %v", res)
+				}
+				if _, err := os.Stat(filepath.Join(app.want.Project, ".env.loams")); err == nil {
+					t.Errorf("another app's stack was written into %s", app.want.Project)
+				}
+				// A read-only verb still works and says why; an action does not.
+				if _, errOut, code := loamsIn(t, env, dir, "stack", "stop"); code != 3 || !strings.Contains(errOut, "loams init") {
+					t.Errorf("stack stop without a name: exit %d %s", code, errOut)
+				}
+				return
+			}
+			var wrote struct{ Path string }
+			if code != 0 || json.Unmarshal([]byte(out), &wrote) != nil || isErr || res["path"] != wrote.Path {
+				t.Fatalf("env export: CLI exit %d %s %s; MCP %v", code, out, errOut, res)
+			}
+			if data, _ := os.ReadFile(wrote.Path); !strings.Contains(string(data), "LOAMS_STACK="+app.want.Stack+"\n") {
+				t.Errorf("%s holds:\n%s", wrote.Path, data)
+			}
+		})
+	}
+}
+
+// `loams init` inside a project binds it and leaves the profile's
+// default_stack (another app's) alone; `stack delete` unsets a
+// default_stack naming the deleted stack, and says so.
+func TestInitInAProjectKeepsTheDefaultAndDeleteForgetsIt(t *testing.T) {
+	t.Parallel()
+	homeDir, _ := filepath.EvalSymlinks(t.TempDir())
+	env := cliEnv(t, "HOME="+homeDir)
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "nodeapp", "--port-base", "24300", "--no-start"); code != 0 {
+		t.Fatalf("create: %s", errOut)
+	}
+	proj := filepath.Join(homeDir, "pyapp")
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(filepath.Join(proj, "requirements.txt"), []byte("flask\n"), 0o644)
+	_, errOut, code := loamsIn(t, env, proj, "init", "--yes", "--no-agent", "--port-base", "24400")
+	t.Cleanup(func() { loams(t, env, "stack", "stop", "pyapp", "--grace", "2s") })
+	if code != 0 {
+		t.Fatalf("init: exit %d %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(filepath.Join(proj, "loams.toml")); !strings.Contains(string(b), `stack = "pyapp"`) {
+		t.Fatalf("init did not bind the project:\n%s", b)
+	}
+	if out, _, _ := loams(t, env, "configure", "get", "default_stack"); strings.TrimSpace(out) != "nodeapp" {
+		t.Fatalf("init in a project changed default_stack to %q", out)
+	}
+	out, errOut, code := loams(t, env, "-o", "json", "stack", "delete", "nodeapp", "--yes")
+	if code != 0 || !strings.Contains(out, `"default_stack_unset": [`) || !strings.Contains(out, `"default"`) {
+		t.Fatalf("delete: exit %d %s %s", code, out, errOut)
+	}
+	if out, _, _ := loams(t, env, "configure", "get", "default_stack"); strings.TrimSpace(out) != "" {
+		t.Fatalf("default_stack still names the deleted stack: %q", out)
+	}
+	if out, _, code := loams(t, env, "stack", "delete", "pyapp", "--yes"); code != 0 || !strings.Contains(out, "pyapp") || strings.Contains(out, "default_stack") {
+		t.Errorf("delete of a stack no profile names: %d %s", code, out)
+	}
+}
+
+// Issue 28: in a bound project, stack create and stack delete take the
+// stack loams.toml names; elsewhere they still want a name (never
+// default_stack: creating or deleting by omission is not a default).
+func TestCreateAndDeleteInABoundProjectNeedNoName(t *testing.T) {
+	t.Parallel()
+	homeDir, _ := filepath.EvalSymlinks(t.TempDir())
+	env := cliEnv(t, "HOME="+homeDir)
+	bound, unbound := filepath.Join(homeDir, "nodeapp"), filepath.Join(homeDir, "pyapp")
+	for _, d := range []string{bound, unbound} {
+		os.MkdirAll(d, 0o755)
+		os.WriteFile(filepath.Join(d, "package.json"), []byte("{}\n"), 0o644)
+	}
+	os.WriteFile(filepath.Join(bound, "loams.toml"), []byte("[dev]\nstack = \"nodeapp\"\n"), 0o644)
+	out, errOut, code := loamsIn(t, env, bound, "-o", "json", "stack", "create", "--no-start", "--port-base", "24900")
+	if code != 0 || !strings.Contains(out, `"name": "nodeapp"`) {
+		t.Fatalf("create in a bound project: exit %d %s %s", code, out, errOut)
+	}
+	if _, errOut, code := loamsIn(t, env, unbound, "stack", "create", "--no-start"); code != 2 || !strings.Contains(errOut, "loams stack create pyapp") {
+		t.Errorf("create in an unbound project: exit %d %s", code, errOut)
+	}
+	if _, errOut, code := loamsIn(t, env, unbound, "stack", "delete", "--yes"); code != 2 || !strings.Contains(errOut, "needs a stack name") {
+		t.Errorf("delete in an unbound project (nodeapp is the only stack): exit %d %s", code, errOut)
+	}
+	if out, errOut, code := loamsIn(t, env, bound, "-o", "json", "stack", "delete", "--yes"); code != 0 || !strings.Contains(out, `"name": "nodeapp"`) {
+		t.Fatalf("delete in a bound project: exit %d %s %s", code, out, errOut)
+	}
+}
