@@ -88,7 +88,7 @@ func (ix *Index) headingTerms() [][]string {
 			// A snippet's heading is made of its engine, language and task:
 			// it would match every "connect … from python" whole.
 			if tp := d.sec.TitlePath; len(tp) > 0 && !strings.HasPrefix(d.sec.Path, "snippets/") {
-				ix.headings[i] = uniq(tk.tokens(tp[len(tp)-1]))
+				ix.headings[i] = slices.DeleteFunc(uniq(tk.tokens(tp[len(tp)-1])), func(t string) bool { return lightVerbs()[t] })
 				for _, t := range ix.headings[i] {
 					ix.headingIDF[i] += ix.idf(len(ix.lookup(t)))
 				}

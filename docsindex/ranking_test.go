@@ -1,0 +1,30 @@
+package docsindex
+
+import (
+	"strings"
+	"testing"
+)
+
+// A common verb in a heading does not make the heading the answer: "keep"
+// in "where does loams keep the api key" asks where the key is stored, not
+// how to keep a stack running.
+func TestSearchLightVerbInAHeading(t *testing.T) {
+	t.Parallel()
+	ix := Build([]Section{
+		{Path: "guides/stacks.md", TitlePath: []string{"Stacks", "Keep a stack running"},
+			Body: "loams stack autostart writes a user unit that starts the stack at login."},
+		{Path: "guides/native.md", TitlePath: []string{"Native", "Query"}, Body: "Send the API key in the header."},
+		{Path: "guides/qdrant.md", TitlePath: []string{"Qdrant", "Connect"}, Body: "The client takes the API key."},
+		{Path: "guides/es.md", TitlePath: []string{"Elasticsearch", "Connect"}, Body: "Pass the API key to the client."},
+		{Path: "guides/env-and-secrets.md", TitlePath: []string{"Secrets", "LOAMS_API_KEY: where the stack's key is stored"},
+			Body: "The API key of a stack is stored in the system keyring; loams never writes the key to a file."},
+		{Path: "guides/stacks.md", TitlePath: []string{"Stacks", "Delete a stack"},
+			Body: "loams stack delete removes the stack and its data."},
+	})
+	if got := first(ix, "where does loams keep the api key"); !strings.Contains(got, "LOAMS_API_KEY") {
+		t.Errorf("first = %s, want the key's section", got)
+	}
+	if got := first(ix, "keep a stack running after logout"); !strings.Contains(got, "Keep a stack running") {
+		t.Errorf("asked by its heading: first = %s, want Keep a stack running", got)
+	}
+}
