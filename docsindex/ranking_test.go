@@ -28,3 +28,19 @@ func TestSearchLightVerbInAHeading(t *testing.T) {
 		t.Errorf("asked by its heading: first = %s, want Keep a stack running", got)
 	}
 }
+
+// A file named in a path is found by its name: the section that writes
+// ~/.cursor/mcp.json answers "cursor mcp.json" before the quirks
+// of that file.
+func TestSearchFindsAFileByItsNameInAPath(t *testing.T) {
+	t.Parallel()
+	ix := Build([]Section{
+		{Path: "guides/mcp/cursor.md", TitlePath: []string{"Cursor", "Install loams in Cursor"},
+			Body: "loams mcp install --agent cursor writes ~/.cursor/mcp.json."},
+		{Path: "guides/mcp/cursor.md", TitlePath: []string{"Cursor", "Known quirks"},
+			Body: "Before the first edit the file is copied to a backup. A read-only mcp.json is refused. JSON with comments is refused."},
+	})
+	if got := first(ix, "cursor mcp.json"); !strings.Contains(got, "Install loams in Cursor") {
+		t.Errorf("first = %s, want the section that writes the file", got)
+	}
+}
