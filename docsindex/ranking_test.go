@@ -44,3 +44,21 @@ func TestSearchFindsAFileByItsNameInAPath(t *testing.T) {
 		t.Errorf("first = %s, want the section that writes the file", got)
 	}
 }
+
+// A word of the question that no heading of the docs uses ("several",
+// "configured") is the asker's prose: it counts less toward "has every
+// word" than a word that names a topic somewhere.
+func TestSearchAskersProseWordsCountLess(t *testing.T) {
+	t.Parallel()
+	ix := Build([]Section{
+		{Path: "guides/deployments.md", TitlePath: []string{"Deployments", "Which server a command talks to"},
+			Body: "A command talks to the server given with --server."},
+		{Path: "guides/packages.md", TitlePath: []string{"Packages", "From a coding agent"},
+			Body: "Several agents, several at once."},
+		{Path: "guides/stacks.md", TitlePath: []string{"Stacks", "Ports"}, Body: "The server listens on the ports the command prints."},
+		{Path: "guides/stacks.md", TitlePath: []string{"Stacks", "Logs"}, Body: "The server writes its log; the command shows it."},
+	})
+	if got := first(ix, "several servers, which command"); !strings.Contains(got, "Which server a command talks to") {
+		t.Errorf("first = %s, want Which server a command talks to", got)
+	}
+}
