@@ -26,6 +26,9 @@ const (
 	headingBonus    = 2.0
 	pairBoost       = 1.2
 	headingCover    = 0.5
+	// untitledWeight is what a query word that no title path uses counts
+	// toward "has every word", beside a word that names a topic somewhere.
+	untitledWeight = 0.7
 	// phraseCandidates is how many leading sections the phrase boosts look at.
 	phraseCandidates = 60
 )
@@ -88,7 +91,7 @@ func (ix *Index) headingTerms() [][]string {
 			// A snippet's heading is made of its engine, language and task:
 			// it would match every "connect … from python" whole.
 			if tp := d.sec.TitlePath; len(tp) > 0 && !strings.HasPrefix(d.sec.Path, "snippets/") {
-				ix.headings[i] = uniq(tk.tokens(tp[len(tp)-1]))
+				ix.headings[i] = slices.DeleteFunc(uniq(tk.tokens(tp[len(tp)-1])), func(t string) bool { return lightVerbs()[t] })
 				for _, t := range ix.headings[i] {
 					ix.headingIDF[i] += ix.idf(len(ix.lookup(t)))
 				}
@@ -209,6 +212,12 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			if ps := ix.lookup(term); len(ps) > 0 {
 				weight = max(weight, math.Log(1+(float64(len(ix.docs))-float64(len(ps))+0.5)/(float64(len(ps))+0.5)))
 			}
+		}
+		if !ix.inAnyTitle(expansions) {
+			// A word no heading of the docs uses ("several", "configured")
+			// is the asker's prose, not a topic of the docs: a section
+			// that happens to use it too is not for that the answer.
+			weight *= untitledWeight
 		}
 		weightSum += weight
 		// In a fixed order: float sums in map order would tie-break
@@ -340,4 +349,16 @@ func uniq(ts []string) []string {
 		}
 	}
 	return out
+}
+
+// inAnyTitle tells whether any section's title path uses one of terms.
+func (ix *Index) inAnyTitle(terms map[string]float64) bool {
+	for t := range terms {
+		for _, p := range ix.lookup(t) {
+			if p.title > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -20,6 +20,7 @@ func TestTokenizeCodeForms(t *testing.T) {
 		{"the upsertPoints method", []string{"upsertpoints", "upsert", "point"}},
 		{"open 127.0.0.1:6333", []string{"127.0.0.1:6333", "6333"}},
 		{"Running stacks restarted", []string{"run", "stack", "restart"}},
+		{"edit ~/.cursor/mcp.json", []string{"cursor/mcp.json", "mcp.json", "cursor", "mcp", "json"}},
 	}
 	for _, tt := range tests {
 		got := tokenize(tt.text)

@@ -22,7 +22,7 @@ var prebuilt string
 
 // formatVersion changes whenever the encoding or the tokenizer changes, so
 // an index from older code is never read by newer code.
-const formatVersion = "loams-docs-index 1\n"
+const formatVersion = "loams-docs-index 2\n"
 
 // Encode writes the index of the docs tree fsys in the prebuilt format: the
 // sections, the snippets and the postings, and a fingerprint of the files

@@ -72,3 +72,15 @@ var questionWords = sync.OnceValue(func() map[string]bool {
 	}
 	return m
 })
+
+// lightVerbs are verbs that carry little of a heading's topic: "Keep a stack
+// running" is about running a stack, and "where does loams keep the key"
+// is not about keeping. The heading's words still count as text; only the
+// bonus for a query naming a section's own heading leaves these out.
+var lightVerbs = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range tokenize("keep go have know want work happen become") {
+		m[w] = true
+	}
+	return m
+})

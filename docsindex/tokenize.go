@@ -38,6 +38,15 @@ func (tk tokenizer) tokens(text string) []string {
 		if len(parts) > 1 {
 			out = append(out, whole) // the code form, unstemmed
 		}
+		if strings.Contains(whole, "/") {
+			// A path's file and folder names are wholes of their own:
+			// "~/.cursor/mcp.json" is found by "mcp.json".
+			for _, seg := range strings.Split(whole, "/") {
+				if seg = strings.Trim(seg, ".:-_~"); seg != "" && !plainWord(seg) && seg != whole {
+					out = append(out, seg)
+				}
+			}
+		}
 		for _, p := range parts {
 			p = strings.ToLower(p)
 			if p == "" || stopWords()[p] {

@@ -149,7 +149,7 @@ func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelle
 					if m == 1 {
 						first++
 					} else if showMisses && name == "loams" {
-						miss(sections, q, got)
+						miss(corpus, sections, q, got)
 					}
 				}
 			}
@@ -165,8 +165,15 @@ func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelle
 var showMisses bool
 
 // miss prints a query whose first result is not wanted, with the top three.
-func miss(sections []docsindex.Section, q labelled, got []int) {
-	fmt.Fprintf(os.Stderr, "MISS %q (want %s)\n", q.query, strings.Join(q.want, " | "))
+func miss(corpus string, sections []docsindex.Section, q labelled, got []int) {
+	rank := "not in the top 10"
+	for i, g := range got {
+		if matches(sections[g], q.want) {
+			rank = fmt.Sprintf("first wanted at %d", i+1)
+			break
+		}
+	}
+	fmt.Fprintf(os.Stderr, "MISS [%s] %q (want %s; %s)\n", corpus, q.query, strings.Join(q.want, " | "), rank)
 	for i, g := range got[:min(3, len(got))] {
 		fmt.Fprintf(os.Stderr, "   %d. %s :: %s\n", i+1, sections[g].Path, strings.Join(sections[g].TitlePath, " › "))
 	}
