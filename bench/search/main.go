@@ -95,6 +95,7 @@ func main() {
 	run(tw, "bundle", bundle, readQueries("queries-bundle.tsv"), *rounds, engines)
 	run(tw, "bundle, agent questions", bundle, readQueries("queries-agent.tsv"), *rounds, engines)
 	run(tw, "bundle, agent questions 2", bundle, readQueries("queries-agent-2.tsv"), *rounds, engines)
+	run(tw, "bundle, agent questions 3", bundle, readQueries("queries-agent-3.tsv"), *rounds, engines)
 	if *nodeDir == "" {
 		tw.Flush()
 		return
