@@ -148,7 +148,7 @@ func TestReadReturnsWholePagesAndSections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(sec.Text, "## Connect with qdrant-client\n\n```python\n") || strings.Contains(sec.Text, "## Collections") {
+	if !strings.HasPrefix(sec.Text, "## Connect with qdrant-client\n\nConnect the official Qdrant client") || !strings.Contains(sec.Text, "```python\n") || strings.Contains(sec.Text, "## Collections") {
 		t.Errorf("section text:\n%s", sec.Text)
 	}
 	top, err := b.Read("guides/engines/qdrant.md#qdrant-api")

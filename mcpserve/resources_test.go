@@ -97,7 +97,7 @@ func TestDocsResources(t *testing.T) {
 		}
 		sec := s.request("resources/read", map[string]any{"uri": "loams://docs/guides/engines/qdrant.md#connect-with-qdrant-client"})
 		c := sec["contents"].([]any)[0].(map[string]any)
-		if text, _ := c["text"].(string); !strings.HasPrefix(text, "## Connect with qdrant-client\n\n```python\n") || strings.Contains(text, "## Namespaces") {
+		if text, _ := c["text"].(string); !strings.HasPrefix(text, "## Connect with qdrant-client\n\nConnect the official Qdrant client") || !strings.Contains(text, "```python\n") || strings.Contains(text, "## Namespaces") {
 			t.Errorf("section read: %q", text)
 		}
 		snip := s.request("resources/read", map[string]any{"uri": "loams://docs/snippets/qdrant/python/connect.py"})
