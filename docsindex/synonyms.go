@@ -11,7 +11,9 @@ const synonymScale = 0.7
 // synonyms maps the words developers and agents ask with to the words the
 // guides use: "node" asks for the TypeScript snippets, "vector database"
 // for Qdrant, "401" for unauthenticated. One line per concept, asked word
-// first; kept small and about this product's vocabulary only.
+// first. The first part is this product's vocabulary; the second, general
+// database and developer equivalences. Kept small: a pair goes in when
+// anyone would grant it, never because one test question has the word.
 var synonymLines = []string{
 	"node: typescript",
 	"nodejs: typescript",
@@ -49,6 +51,28 @@ var synonymLines = []string{
 	"safe: readonlyhint annotations",
 	"setup: install",
 	"configuration: install",
+	// General database and developer equivalences.
+	"backup: snapshot",
+	"rollback: restore",
+	"revert: restore",
+	"index: collection",
+	"embedding: vector",
+	"embeddings: vector",
+	"semantic: vector",
+	"keyword: bm25 text",
+	"fulltext: bm25 text",
+	"tail: logs follow",
+	"upgrade: update",
+	"remove: delete",
+	"erase: delete",
+	"shutdown: stop",
+	"folder: directory",
+	"dir: directory",
+	"address: url",
+	"uri: url",
+	"dsn: url",
+	"db: database",
+	"options: flags",
 }
 
 // querySynonyms is the table above by stemmed word.
