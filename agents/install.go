@@ -86,7 +86,7 @@ func Install(ctx context.Context, e Env, req InstallRequest) (*Result, error) {
 		res.Entries = append(res.Entries, en.Name)
 	}
 	if !req.DryRun {
-		unlock, err := e.lockRecords()
+		unlock, err := e.lockRecords(ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/filelock"
 	"loams.dev/cli/internal/safefile"
 )
 
@@ -78,11 +80,11 @@ func loadRecords(path string) (*Records, error) {
 // lockRecords serialises installs and uninstalls: each reads, edits and
 // saves mcp-installs.json (and a host's file) as one step, so parallel runs
 // keep every record.
-func (e Env) lockRecords() (func(), error) {
+func (e Env) lockRecords(ctx context.Context) (func(), error) {
 	if err := e.Loams.Ensure(); err != nil {
 		return nil, err
 	}
-	return lockFile(e.Loams.MCPInstalls() + ".lock")
+	return filelock.Lock(ctx, e.Loams.MCPInstalls()+".lock")
 }
 
 func (r *Records) save(e Env) error {

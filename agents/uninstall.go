@@ -23,7 +23,7 @@ func Uninstall(ctx context.Context, e Env, req UninstallRequest) ([]*Result, err
 		return nil, err
 	}
 	if !req.DryRun {
-		unlock, err := e.lockRecords()
+		unlock, err := e.lockRecords(ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -39,10 +39,16 @@ type loamsResult struct {
 // the test, which is what "every keyring call has a timeout" means here.
 func runBin(t *testing.T, env []string, args ...string) loamsResult {
 	t.Helper()
+	return runBinIn(t, env, "", args...)
+}
+
+// runBinIn is runBin in directory dir ("" for this process's).
+func runBinIn(t *testing.T, env []string, dir string, args ...string) loamsResult {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, testbin.Loams(t), args...)
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, dir
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	start := time.Now()

@@ -1,13 +1,10 @@
 package commands
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -52,26 +49,8 @@ func (u *repoUser) repo(name, manifest string) string {
 
 // run runs the binary in dir; a hang fails the test.
 func (u *repoUser) run(dir string, args ...string) loamsResult {
-	t := u.t
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, testbin.Loams(t), args...)
-	cmd.Env, cmd.Dir = u.env, dir
-	var out, errOut strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	start := time.Now()
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("loams %v hung", args)
-	}
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return loamsResult{out.String(), errOut.String(), code, time.Since(start)}
+	u.t.Helper()
+	return runBinIn(u.t, u.env, dir, args...)
 }
 
 // profiles decodes config.toml as the next command would read it.

@@ -14,12 +14,7 @@ import (
 // nothing.
 func TestUpdateInstallsAndRollsBack(t *testing.T) {
 	t.Parallel()
-	newBin, err := os.ReadFile(loamsVersion(t, "0.2.0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := loamsVersion(t, "0.1.0")
-	oldBytes, _ := os.ReadFile(old)
+	newBin, old, oldBytes := oldAndNew(t)
 
 	for _, tc := range []struct {
 		name string

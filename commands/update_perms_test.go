@@ -146,12 +146,7 @@ func TestRollbackSmokeTestDoesNotWaitForAChildHoldingStdout(t *testing.T) {
 // rollback restores the very bytes that were there.
 func TestConcurrentUpdatesKeepTheRollback(t *testing.T) {
 	t.Parallel()
-	newBin, err := os.ReadFile(loamsVersion(t, "0.2.0"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := loamsVersion(t, "0.1.0")
-	oldBytes, _ := os.ReadFile(old)
+	newBin, old, oldBytes := oldAndNew(t)
 	ch := serveChannel(t, channelOptions{Version: "0.2.0", Binary: newBin})
 	bin := installed(t, old)
 	env := updateEnv(t, "LOAMS_CLI_RELEASES_URL="+ch.URL, "LOAMS_TEST_MINISIGN_KEY="+ch.PublicKey, "LOAMS_NO_UPDATE_NOTIFIER=1")

@@ -36,6 +36,22 @@ func loamsVersion(t *testing.T, version string) string {
 	return testbin.Build(t, "./cmd/loams", "-X loams.dev/cli/internal/buildinfo.version="+version)
 }
 
+// oldAndNew is an update's two releases: the new loams's bytes (0.2.0, for
+// the channel to serve), and the old one (0.1.0) with its bytes, which a
+// rollback must give back exactly.
+func oldAndNew(t *testing.T) (newBin []byte, old string, oldBytes []byte) {
+	t.Helper()
+	newBin, err := os.ReadFile(loamsVersion(t, "0.2.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old = loamsVersion(t, "0.1.0")
+	if oldBytes, err = os.ReadFile(old); err != nil {
+		t.Fatal(err)
+	}
+	return newBin, old, oldBytes
+}
+
 // installed copies bin into a fresh directory, as a user's installed loams.
 func installed(t *testing.T, bin string, dir ...string) string {
 	t.Helper()

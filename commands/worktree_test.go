@@ -24,6 +24,31 @@ func git(t *testing.T, dir string, args ...string) {
 	}
 }
 
+// gitProject makes dir a Node project named for its base name, with
+// loams.toml holding toml when toml is not empty, committed to a git
+// repository of its own. Without git the test is skipped.
+func gitProject(t *testing.T, dir, toml string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("needs git")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"package.json": `{"name":"` + filepath.Base(dir) + `"}`}
+	if toml != "" {
+		files["loams.toml"] = toml
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", ".")
+	git(t, dir, "commit", "-qm", "init")
+}
+
 // agentCallWith is one session calling one tool with args.
 func agentCallWith(t *testing.T, env []string, dir, tool string, args map[string]any) map[string]any {
 	t.Helper()
@@ -80,20 +105,12 @@ func agentCalls(t *testing.T, env []string, dir string, calls []toolCall) []map[
 // .env.loams each, copied from the main stack; removing a worktree and
 // `stack prune --yes` frees its stack and nothing else.
 func TestWorktreesGetTheirOwnStacks(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("needs git")
-	}
 	t.Parallel()
-	env := cliEnv(t)
-	home := loamsHomeOf(env)
 	base := t.TempDir()
 	repo := filepath.Join(base, "shop")
-	_ = os.MkdirAll(repo, 0o755)
-	_ = os.WriteFile(filepath.Join(repo, "package.json"), []byte(`{"name":"shop"}`), 0o644)
-	_ = os.WriteFile(filepath.Join(repo, "loams.toml"), []byte("[dev]\nstack = \"shop\"\nworktrees = \"clone\"\n"), 0o644)
-	git(t, repo, "init", "-q")
-	git(t, repo, "add", ".")
-	git(t, repo, "commit", "-qm", "init")
+	gitProject(t, repo, "[dev]\nstack = \"shop\"\nworktrees = \"clone\"\n")
+	env := cliEnv(t)
+	home := loamsHomeOf(env)
 	if _, errOut, code := loamsIn(t, env, repo, "stack", "create", "shop", "--port-base", "25700", "--no-start"); code != 0 {
 		t.Fatalf("create: %d %s", code, errOut)
 	}
@@ -198,27 +215,17 @@ func TestWorktreesGetTheirOwnStacks(t *testing.T) {
 // its own: the copy would hand the data (and a key to it) to the
 // repository's scripts. The main checkout's own stack still clones.
 func TestWorktreeDoesNotCloneAnotherProjectsStack(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("needs git")
-	}
 	t.Parallel()
-	env := cliEnv(t)
-	home := loamsHomeOf(env)
 	base := t.TempDir()
 	other := filepath.Join(base, "bank")
-	_ = os.MkdirAll(other, 0o755)
-	_ = os.WriteFile(filepath.Join(other, "package.json"), []byte(`{"name":"bank"}`), 0o644)
-	git(t, other, "init", "-q")
+	gitProject(t, other, "")
+	env := cliEnv(t)
+	home := loamsHomeOf(env)
 	if _, errOut, code := loamsIn(t, env, other, "stack", "create", "bank", "--port-base", "25800", "--no-start"); code != 0 {
 		t.Fatalf("create bank: %d %s", code, errOut)
 	}
 	repo := filepath.Join(base, "cloned")
-	_ = os.MkdirAll(repo, 0o755)
-	_ = os.WriteFile(filepath.Join(repo, "package.json"), []byte(`{"name":"cloned"}`), 0o644)
-	_ = os.WriteFile(filepath.Join(repo, "loams.toml"), []byte("[dev]\nstack = \"bank\"\nworktrees = \"clone\"\n"), 0o644)
-	git(t, repo, "init", "-q")
-	git(t, repo, "add", ".")
-	git(t, repo, "commit", "-qm", "init")
+	gitProject(t, repo, "[dev]\nstack = \"bank\"\nworktrees = \"clone\"\n")
 	wt := filepath.Join(base, "feature")
 	git(t, repo, "worktree", "add", "-q", wt)
 	_, errOut, code := loamsIn(t, env, wt, "init", "--yes", "--no-agent", "-o", "json")

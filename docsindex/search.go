@@ -60,15 +60,6 @@ type SearchResult struct {
 	Truncated   bool     `json:"truncated,omitempty" jsonschema:"true when max_bytes left sections as excerpts, cut one, or dropped some"`
 }
 
-// Truncate drops the last result, so the MCP framework can fit its cap.
-func (r *SearchResult) Truncate() bool {
-	if len(r.Results) == 0 {
-		return false
-	}
-	r.Results, r.Truncated = r.Results[:len(r.Results)-1], true
-	return true
-}
-
 // Search ranks the bundle's sections for query and returns up to limit of
 // them within maxBytes (DefaultMaxBytes when 0): each section whole if it
 // fits what is left of the budget, else an excerpt. The first result is

@@ -2,8 +2,6 @@ package serverbin
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/filehash"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/safefile"
 )
@@ -235,12 +234,10 @@ func checkSum(path string, a Artifact) error {
 		return err
 	}
 	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
+	got, n, err := filehash.Reader(f)
 	if err != nil {
 		return err
 	}
-	got := hex.EncodeToString(h.Sum(nil))
 	if n != a.Size || !strings.EqualFold(got, a.SHA256) {
 		return errs.New(errs.ChecksumMismatch, "nothing was installed; run the command again, and report it to the server project if it repeats",
 			"the downloaded archive does not match the manifest (size %d, want %d; sha256 %s, want %s)", n, a.Size, got, a.SHA256).

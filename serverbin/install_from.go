@@ -2,14 +2,13 @@ package serverbin
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/filehash"
 )
 
 // installFrom installs a local archive or binary, or downloads one from a
@@ -47,7 +46,7 @@ func (in *Installer) installFrom(ctx context.Context, o InstallOptions) (*Receip
 			return nil, err
 		}
 	}
-	sum, err := fileSHA256(local)
+	sum, err := filehash.SHA256(local)
 	if err != nil {
 		return nil, err
 	}
@@ -90,17 +89,4 @@ func copyFile(src, dest string) error {
 		return err
 	}
 	return out.Close()
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

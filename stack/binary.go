@@ -108,17 +108,32 @@ func (sv *Supervisor) UseCurrentServer(ctx context.Context, name string) (*Spec,
 	if err != nil {
 		return nil, err
 	}
+	srv, err := sv.serverWithEngines(ctx, s, bin, "keep the stack on its server (restart without --upgrade)",
+		errs.AskUser("loams stack start "+name)+" (it keeps the stack on its server)")
+	if err != nil {
+		return nil, err
+	}
+	s.ServerBinary, s.ServerVersion = bin, srv.Version
+	return s, s.save()
+}
+
+// serverWithEngines probes bin, the server stack s is moving to (start
+// --server-binary, restart --upgrade), and wants a flag there for every
+// engine s has, so a move never leaves an engine behind. A missing one is
+// feature_not_in_server whose hint offers instead (this caller's way out)
+// or recreating the stack without it; agentHint, when given, is what an
+// MCP caller is told.
+func (sv *Supervisor) serverWithEngines(ctx context.Context, s *Spec, bin, instead, agentHint string) (*Server, error) {
 	srv, err := Probe(ctx, sv.Home, bin)
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range s.engines() {
 		if !srv.Available(e) {
-			return nil, errs.New(errs.FeatureNotInServer, "keep the stack on its server (restart without --upgrade), or recreate it without "+e.Name,
-				"%s has no %s flag, which stack %q needs for %s", bin, e.Listeners[0].Flag, name, e.Name).With("engine", e.Name).
-				ForAgent(errs.AskUser("loams stack start "+name) + " (it keeps the stack on its server)")
+			return nil, errs.New(errs.FeatureNotInServer, instead+", or recreate the stack without "+e.Name,
+				"%s has no %s flag, which stack %q needs for %s", bin, e.Listeners[0].Flag, s.Name, e.Name).
+				With("engine", e.Name).With("path", bin).ForAgent(agentHint)
 		}
 	}
-	s.ServerBinary, s.ServerVersion = bin, srv.Version
-	return s, s.save()
+	return srv, nil
 }

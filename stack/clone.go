@@ -11,7 +11,6 @@ import (
 	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/secret"
 	"loams.dev/cli/treecopy"
 )
 
@@ -161,15 +160,7 @@ func (sv *Supervisor) commitClone(ctx context.Context, s *Spec, stage *treecopy.
 			sv.undo(s)
 		}
 	}()
-	store, err := sv.Secrets(ctx)
-	if err != nil {
-		return err
-	}
-	key, err := secret.Generate()
-	if err != nil {
-		return err
-	}
-	if err = store.Set(ctx, s.Name, key); err != nil {
+	if _, err = sv.fileNewKey(ctx, s.Name); err != nil {
 		return err
 	}
 	return createDone(s)

@@ -144,18 +144,26 @@ func (sv *Supervisor) reserve(ctx context.Context, s *Spec, portBase int) (err e
 	if err = sv.markCreating(s); err != nil {
 		return err
 	}
-	if store, err = sv.Secrets(ctx); err != nil {
-		return err
-	}
-	key, err := secret.Generate()
-	if err != nil {
-		return err
-	}
-	if err = store.Set(ctx, s.Name, key); err != nil {
+	if store, err = sv.fileNewKey(ctx, s.Name); err != nil {
 		return err
 	}
 	keySet = true
 	return s.save()
+}
+
+// fileNewKey generates stack name's API key and files it in the secret
+// store, which it returns so a rollback can take the key out again. A new
+// stack and a clone each get a key of their own this way.
+func (sv *Supervisor) fileNewKey(ctx context.Context, name string) (secret.Store, error) {
+	store, err := sv.Secrets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key, err := secret.Generate()
+	if err != nil {
+		return nil, err
+	}
+	return store, store.Set(ctx, name, key)
 }
 
 func (sv *Supervisor) refuseExisting(name string) error {

@@ -3,13 +3,13 @@
 package stack
 
 import (
-	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"strings"
 	"syscall"
-	"time"
+
+	"loams.dev/cli/internal/filelock"
 )
 
 // detach puts the server in its own session, so the CLI's terminal and
@@ -39,38 +39,9 @@ func signalGroup(pid int, sig syscall.Signal) error { return syscall.Kill(-pid, 
 func sigterm(pid int) error { return signalGroup(pid, syscall.SIGTERM) }
 func sigkill(pid int) error { return signalGroup(pid, syscall.SIGKILL) }
 
-// lockFile takes an exclusive advisory lock; closing the file releases it,
-// and so does the process dying, so a killed CLI never leaves it held.
-// Waiting for it ends with ctx: a cancelled start (an agent's
-// notifications/cancelled, a SIGTERM to mcp serve) must not take the lock
-// minutes later and carry on as if still wanted. It polls a non-blocking
-// flock, as a blocked flock cannot be interrupted.
-func lockFile(ctx context.Context, path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			f.Close()
-			return nil, &os.PathError{Op: "lock", Path: path, Err: err}
-		}
-		select {
-		case <-ctx.Done():
-			f.Close()
-			return nil, ctx.Err()
-		case <-time.After(lockPoll):
-		}
-	}
-}
-
-// lockPoll is how often a waiting lock is retried: what a second caller
-// may lose after the first lets go.
-const lockPoll = 5 * time.Millisecond
+// lockFile takes an exclusive advisory lock, waiting until it is free or
+// ctx ends (internal/filelock, which update and agents use too).
+var lockFile = filelock.Lock
 
 // startTime identifies a process beyond its pid, so a reused pid is not
 // mistaken for our server: the start time in clock ticks from /proc on

@@ -40,15 +40,9 @@ func (sv *Supervisor) Repoint(ctx context.Context, name string, r Repoint) (*Spe
 		if err != nil {
 			return nil, err
 		}
-		srv, err := Probe(ctx, sv.Home, bin)
+		srv, err := sv.serverWithEngines(ctx, s, bin, "point the stack at a server that has it (`loams server list`)", "")
 		if err != nil {
 			return nil, err
-		}
-		for _, e := range s.engines() {
-			if !srv.Available(e) {
-				return nil, errs.New(errs.FeatureNotInServer, "point the stack at a server that has it (`loams server list`), or recreate the stack without "+e.Name,
-					"%s has no %s flag, which stack %q needs for %s", bin, e.Listeners[0].Flag, name, e.Name).With("engine", e.Name).With("path", bin)
-			}
 		}
 		s.ServerBinary, s.ServerVersion = bin, srv.Version
 	}

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"loams.dev/cli/internal/filehash"
 )
 
 type job struct {
@@ -37,7 +39,7 @@ func (c *copier) work() {
 		if err == nil && j.idx >= 0 {
 			sum, ok := c.cache.sum(j.from, j.info)
 			if !ok {
-				if sum, err = hashFile(j.from); err == nil {
+				if sum, err = filehash.SHA256(j.from); err == nil {
 					c.cache.remember(j.from, j.info, sum)
 				}
 			}

@@ -5,11 +5,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"loams.dev/cli/internal/filehash"
 )
 
 // Entry is one file of a manifest: a regular file's size and SHA-256, or
@@ -65,7 +66,7 @@ func Manifest(root string) ([]Entry, error) {
 		go func() {
 			defer wg.Done()
 			for i := range idx {
-				sum, err := hashFile(filepath.Join(root, filepath.FromSlash(entries[i].Path)))
+				sum, err := filehash.SHA256(filepath.Join(root, filepath.FromSlash(entries[i].Path)))
 				if err != nil {
 					select {
 					case errc <- err:
@@ -90,19 +91,6 @@ func Manifest(root string) ([]Entry, error) {
 	default:
 	}
 	return entries, nil
-}
-
-func hashFile(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Encode is a manifest's canonical bytes (one JSON document) and their

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/safefile"
 )
 
 // Stats is the size of a tree: bytes of its regular files, and its
@@ -125,19 +126,7 @@ func Measure(roots ...string) (Stats, error) {
 // or duplicate a device node, and a server's data holds none.
 func special(p string, t fs.FileMode) error {
 	return errs.New(errs.Usage, "move "+p+" out of the stack's data (a server's data holds only files, directories and symlinks), then try again",
-		"%s is a %s; only files, directories and symlinks are copied", p, kindOf(t)).With("path", p)
-}
-
-func kindOf(t fs.FileMode) string {
-	switch {
-	case t&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case t&fs.ModeSocket != 0:
-		return "socket"
-	case t&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
+		"%s is %s; only files, directories and symlinks are copied", p, safefile.Kind(t)).With("path", p)
 }
 
 // CheckSpace fails with disk_full (exit 7) when the file system holding

@@ -2,8 +2,6 @@ package update
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -20,6 +18,7 @@ import (
 
 	"loams.dev/cli/internal/archive"
 	"loams.dev/cli/internal/errs"
+	"loams.dev/cli/internal/filehash"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/serverbin"
 )
@@ -190,11 +189,11 @@ func (u *Updater) download(ctx context.Context, src, dest, want string) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	got, _, err := filehash.Reader(f)
+	if err != nil {
 		return err
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != want {
+	if got != want {
 		return errs.New(errs.ChecksumMismatch, "nothing was changed; run `loams update` again, and report it if it repeats",
 			"the downloaded %s does not match checksums.txt (sha256 %s, want %s)", filepath.Base(src), got, want).
 			With("url", src).With("sha256", got)

@@ -4,5 +4,6 @@ package filelock
 
 import "time"
 
-// poll is how often a waiting lock is retried.
-const poll = 10 * time.Millisecond
+// poll is how often a waiting lock is retried: what a second caller may
+// lose after the first lets go.
+const poll = 5 * time.Millisecond

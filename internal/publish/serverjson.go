@@ -2,18 +2,17 @@ package publish
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"loams.dev/cli/internal/filehash"
 )
 
 //go:embed server.schema.json
@@ -47,7 +46,7 @@ func ServerJSON(meta []byte, dir, version string) ([]byte, error) {
 		if m == nil || m[1] != version {
 			continue
 		}
-		sum, err := fileSHA256(path)
+		sum, err := filehash.SHA256(path)
 		if err != nil {
 			return nil, err
 		}
@@ -99,15 +98,6 @@ func ServerJSON(meta []byte, dir, version string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func fileSHA256(path string) (string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:]), nil
-}
-
 // Validate checks a server.json against the vendored registry schema and
 // the rules the schema leaves to the registry: a description of at most
 // 100 characters, and every mcpb package carrying a fileSha256 that
@@ -157,7 +147,7 @@ func Validate(doc []byte, dir string) error {
 		if dir == "" {
 			continue
 		}
-		sum, err := fileSHA256(filepath.Join(dir, filepath.Base(p.Identifier)))
+		sum, err := filehash.SHA256(filepath.Join(dir, filepath.Base(p.Identifier)))
 		if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func ReadRegular(target, shown string, limit int64) ([]byte, fs.FileMode, error)
 			"%s is a directory, not a config file", shown).With("path", shown)
 	case !fi.Mode().IsRegular():
 		return nil, 0, errs.New(errs.ConfigUnreadable, "replace it with a regular file (or remove it) and run the command again",
-			"%s is not a regular file (%s); loams reads only regular files", shown, kind(fi.Mode())).With("path", shown)
+			"%s is not a regular file (%s); loams reads only regular files", shown, Kind(fi.Mode())).With("path", shown)
 	case fi.Size() > limit:
 		return nil, 0, tooLarge(shown, limit)
 	}
@@ -63,7 +63,9 @@ func Unreadable(path string, err error) error {
 		"cannot read %s: %v", path, err).With("path", path).Wrap(err)
 }
 
-func kind(m fs.FileMode) string {
+// Kind names what a file that is not a regular file is, article and all
+// ("a named pipe"), for the errors that refuse it: here and treecopy's.
+func Kind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe"
@@ -74,7 +76,7 @@ func kind(m fs.FileMode) string {
 	case m&fs.ModeSocket != 0:
 		return "a socket"
 	}
-	return "type " + m.Type().String()
+	return "a file of type " + m.Type().String()
 }
 
 // OpenRegular opens path for reading only if it is a regular file, without
@@ -93,7 +95,7 @@ func OpenRegular(path string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	return f, nil
 }
