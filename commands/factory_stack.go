@@ -50,5 +50,3 @@ func (f *Factory) withProgress(msg string, fn func() error) error {
 	defer stop()
 	return fn()
 }
-
-
