@@ -64,7 +64,7 @@ func runUpdate(ctx context.Context, f *Factory, o updateOptions) error {
 	info := buildinfo.Get()
 	switch kind := update.KindOf(exe, info); kind {
 	case update.Dev:
-		return errs.New(errs.PlatformUnsupported, "rebuild it from your clone (`go install ./cmd/loams`), or install a release: `go install "+update.Module+"@latest`",
+		return errs.New(errs.PlatformUnsupported, "rebuild it from your clone: `git pull && go install ./cmd/loams`",
 			"this loams is a development build (%s): there is no release to update it to", info.Version).With("version", info.Version)
 	case update.Homebrew, update.GoBuild:
 		return runPackageManagerUpdate(ctx, f, kind, o)
@@ -100,12 +100,17 @@ func runPackageManagerUpdate(ctx context.Context, f *Factory, kind update.Kind, 
 		return errs.New(errs.Usage, "use your package manager to go back to an older loams", "--rollback is for a loams that `loams update` installed; this one is managed by %s", kind)
 	}
 	version := o.version
-	if kind == update.GoBuild && version == "" { // pin what `@latest` would take anyway, when the channel answers quickly
+	if kind == update.GoBuild && version == "" { // name the newest release tag, when the channel answers quickly
 		c, cancel := context.WithTimeout(ctx, 5*time.Second)
 		version, _ = update.Latest(c, update.BaseURL(f.Getenv), &serverbin.Fetcher{Retries: 1, Backoff: 200 * time.Millisecond})
 		cancel()
 	}
 	argv := update.UpgradeCommand(kind, version)
+	if argv == nil { // a Go build: the clone is the user's, loams cannot rebuild it
+		hint := update.UpgradeHint(kind, version)
+		return errs.New(errs.PlatformUnsupported, hint, "this loams (%s) was built with Go from a release tag: `loams update` cannot rebuild it",
+			buildinfo.Get().Version).With("command", update.CloneBuild(version))
+	}
 	line := strings.Join(argv, " ")
 	res := map[string]any{"kind": string(kind), "command": argv, "ran": o.yes}
 	if !o.yes {
