@@ -31,14 +31,15 @@ func newUpdateCmd(f *Factory) *cli.Command {
 		Usage:   "Replace this loams with the newest verified release",
 		Description: describe("For a loams from a release archive: downloads this platform's archive, checks it\n"+
 			"against the signed checksums.txt, runs the new binary's `version`, swaps it in\n"+
-			"atomically and keeps the old one for --rollback. A loams that Homebrew or `go install`\n"+
-			"put there is upgraded with their command instead: printed, or run with --yes.",
+			"atomically and keeps the old one for --rollback. A loams that Homebrew put there is\n"+
+			"upgraded with its command instead: printed, or run with --yes. A Go build of a release\n"+
+			"tag is rebuilt in its clone: the answer names the lines.",
 			"loams update", "loams update --version 0.4.0", "loams update --rollback"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "version", Usage: "install this release instead of the newest", Destination: &o.version},
 			&cli.BoolFlag{Name: "allow-unsigned", Usage: "trust an HTTPS release's checksums when this loams has no signing key", Destination: &o.allowUnsigned},
 			&cli.BoolFlag{Name: "rollback", Usage: "put back the loams the last update replaced", Destination: &o.rollback},
-			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "run the Homebrew or go install command for such an install", Destination: &o.yes},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "run the Homebrew command for such an install", Destination: &o.yes},
 			&cli.BoolFlag{Name: "background-check", Hidden: true, Usage: "ask the release channel for the newest version and record it (the update notice)", Destination: &o.bgCheck},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error { return runUpdate(ctx, f, o) },
