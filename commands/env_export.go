@@ -12,7 +12,6 @@ import (
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
-	"loams.dev/cli/project"
 	"loams.dev/cli/workspace"
 )
 
@@ -136,7 +135,7 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		out.Stack, out.Profile, out.Endpoint = "", st.Name, st.Endpoint
 	}
 	if opts.Write != "" || opts.Merge != "" {
-		dir, err := exportDir(f, opts)
+		dir, err := f.envDir(opts.ProjectDir, opts.Cwd)
 		if err != nil {
 			return err
 		}
@@ -189,19 +188,4 @@ func orOther(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// exportDir is where `env export --write/--merge` puts its files: where
-// the workspace puts .env.loams (beside the binding, as MCP env_export),
-// but $CLAUDE_PROJECT_DIR, which the CLI's workspace does not look at,
-// still names the project for a command an agent runs (secrets-env.md).
-func exportDir(f *Factory, opts *envExportOptions) (string, error) {
-	if opts.ProjectDir == "" && f.Getenv("CLAUDE_PROJECT_DIR") != "" {
-		return project.Find("", f.Getenv, opts.Cwd)
-	}
-	ws, err := f.Workspace()
-	if err != nil {
-		return "", err
-	}
-	return ws.EnvDir()
 }

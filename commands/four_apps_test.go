@@ -256,3 +256,40 @@ func TestCreateAndDeleteInABoundProjectNeedNoName(t *testing.T) {
 		t.Fatalf("delete in a bound project: exit %d %s %s", code, out, errOut)
 	}
 }
+
+// In a monorepo app whose loams.toml sits below the repository's only
+// marker (repo/app/loams.toml, repo/.git), init run in repo/app/src keeps
+// that binding: it wrote a second loams.toml at repo/ and .env.loams there,
+// where neither the app nor doctor looks.
+func TestInitInAMonorepoAppKeepsItsLoamsToml(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: the monorepo is a git repository")
+	}
+	homeDir, _ := filepath.EvalSymlinks(t.TempDir())
+	env := cliEnv(t, "HOME="+homeDir)
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "mono", "--port-base", "28300", "--no-start"); code != 0 {
+		t.Fatalf("create: %s", errOut)
+	}
+	t.Cleanup(func() {
+		loams(t, env, "stack", "stop", "mono", "--grace", "2s")
+		loams(t, env, "stack", "stop", "repo", "--grace", "2s") // the stack init made for the root, before
+	})
+	gitIn(t, homeDir, "init", "-q", "repo")
+	app := filepath.Join(homeDir, "repo", "app")
+	os.MkdirAll(filepath.Join(app, "src"), 0o755)
+	os.WriteFile(filepath.Join(app, "loams.toml"), []byte("[dev]\nstack = \"mono\"\n"), 0o644)
+	out, errOut, code := loamsIn(t, env, filepath.Join(app, "src"), "-o", "json", "init", "--yes", "--no-agent")
+	if code != 0 {
+		t.Fatalf("init: exit %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(homeDir, "repo", "loams.toml")); err == nil {
+		t.Errorf("init bound the repository's root too:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(homeDir, "repo", ".env.loams")); err == nil {
+		t.Errorf("init wrote .env.loams at the repository's root:\n%s", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(app, ".env.loams")); !strings.Contains(string(b), "LOAMS_STACK=mono\n") {
+		t.Errorf("%s/.env.loams holds:\n%s\ninit said: %s", app, b, out)
+	}
+}
