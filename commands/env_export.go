@@ -12,7 +12,6 @@ import (
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/output"
-	"loams.dev/cli/project"
 	"loams.dev/cli/workspace"
 )
 
@@ -136,7 +135,7 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		out.Stack, out.Profile, out.Endpoint = "", st.Name, st.Endpoint
 	}
 	if opts.Write != "" || opts.Merge != "" {
-		dir, err := project.Find(opts.ProjectDir, f.Getenv, opts.Cwd)
+		dir, err := f.envDir(opts.ProjectDir, opts.Cwd)
 		if err != nil {
 			return err
 		}

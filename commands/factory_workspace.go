@@ -8,6 +8,7 @@ import (
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/output"
+	"loams.dev/cli/project"
 	"loams.dev/cli/workspace"
 )
 
@@ -148,3 +149,19 @@ func (f *Factory) profileFromWorkspace() (config.Profile, error) {
 }
 
 func userAgent() string { return "loams/" + buildinfo.Get().Version }
+
+// envDir is where a CLI command puts .env.loams (env export, init):
+// --project-dir as given; $CLAUDE_PROJECT_DIR, which names the project for
+// a command an agent runs (secrets-env.md) though the CLI's workspace does
+// not look at it; else where the workspace puts it for both faces, beside
+// the loams.toml that chose the stack (Workspace.EnvDir).
+func (f *Factory) envDir(flag, cwd string) (string, error) {
+	if flag != "" || f.Getenv("CLAUDE_PROJECT_DIR") != "" {
+		return project.Find(flag, f.Getenv, cwd)
+	}
+	ws, err := f.Workspace()
+	if err != nil {
+		return "", err
+	}
+	return ws.EnvDir()
+}

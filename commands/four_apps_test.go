@@ -27,8 +27,12 @@ func TestFourAppsOnOneHome(t *testing.T) {
 	}
 	homeDir, _ := filepath.EvalSymlinks(t.TempDir())
 	env := cliEnv(t, "HOME="+homeDir)
-	for _, s := range []struct{ name, base string }{{"nodeapp", "24100"}, {"mono", "24200"}} {
-		if _, errOut, code := loams(t, env, "stack", "create", "--name", s.name, "--port-base", s.base, "--no-start"); code != 0 {
+	// nodeapp has no mcp engine: its HTTP entry (loams-nodeapp) would fail
+	// project_agents, since the stand-in serves no MCP and the entry
+	// carries no key; doctor here checks the stdio entry.
+	for _, s := range []struct{ name, base string }{{"nodeapp", "28100"}, {"mono", "28200"}} {
+		if _, errOut, code := loams(t, env, "stack", "create", "--name", s.name, "--port-base", s.base, "--no-start",
+			"--engines", "native,flight-sql,qdrant,es"); code != 0 {
 			t.Fatalf("create %s: %s", s.name, errOut)
 		}
 	}
@@ -53,6 +57,19 @@ func TestFourAppsOnOneHome(t *testing.T) {
 	mk("repo/app", "loams.toml", "[dev]\nstack = \"mono\"\n")
 	os.MkdirAll(filepath.Join(homeDir, "repo", "app", "src"), 0o755)
 
+	// A careful user runs the bound apps' stacks, and has put a
+	// project-scope agent entry in nodeapp: doctor checks it there only.
+	for _, s := range []string{"nodeapp", "mono"} {
+		if _, errOut, code := loams(t, env, "stack", "start", s); code != 0 {
+			t.Fatalf("start %s: %s", s, errOut)
+		}
+		t.Cleanup(func() { loams(t, env, "stack", "stop", s, "--grace", "2s") })
+	}
+	if _, errOut, code := loamsIn(t, append(env, "PATH=/nonexistent"), filepath.Join(homeDir, "nodeapp"),
+		"mcp", "install", "--agent", "claude-code", "--scope", "project"); code != 0 {
+		t.Fatalf("mcp install in nodeapp: %s", errOut)
+	}
+
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for _, app := range []struct {
@@ -66,6 +83,7 @@ func TestFourAppsOnOneHome(t *testing.T) {
 	} {
 		t.Run(app.name, func(t *testing.T) {
 			dir := filepath.Join(homeDir, app.dir)
+			defer doctorIsClean(t, env, dir, app.want, filepath.Join(homeDir, "nodeapp", ".mcp.json"))
 			out, errOut, code := loamsIn(t, env, dir, "-o", "json", "stack", "describe")
 			var cli struct{ Target workspace.Target }
 			if code != 0 || json.Unmarshal([]byte(out), &cli) != nil || cli.Target != app.want {
@@ -113,10 +131,65 @@ func TestFourAppsOnOneHome(t *testing.T) {
 			if code != 0 || json.Unmarshal([]byte(out), &wrote) != nil || isErr || res["path"] != wrote.Path {
 				t.Fatalf("env export: CLI exit %d %s %s; MCP %v", code, out, errOut, res)
 			}
+			// Beside the loams.toml that chose the stack (in the monorepo,
+			// repo/app, not the repository's root where the next app's
+			// export would collide with it), where doctor looks.
+			if want := filepath.Join(app.want.Project, ".env.loams"); wrote.Path != want {
+				t.Errorf("env export wrote %s, want %s", wrote.Path, want)
+			}
 			if data, _ := os.ReadFile(wrote.Path); !strings.Contains(string(data), "LOAMS_STACK="+app.want.Stack+"\n") {
 				t.Errorf("%s holds:\n%s", wrote.Path, data)
 			}
 		})
+	}
+}
+
+// doctorIsClean runs `loams doctor -o json` in dir: exit 0 and no check
+// failed. The only warning allowed is an unbound project's
+// project_binding (project.md: reads there follow default_stack, but
+// env export and stack start refuse with project_unbound until it is
+// bound, so doctor names the one-line fix without failing). A bound
+// project's binding, stack and .env.loams pass. project_agents passes in
+// nodeapp, whose .mcp.json has the entry, and is info elsewhere: no other
+// app's row names nodeapp's config.
+func doctorIsClean(t *testing.T, env []string, dir string, want workspace.Target, nodeAgents string) {
+	t.Helper()
+	out, errOut, code := loamsIn(t, env, dir, "doctor", "-o", "json")
+	var d struct{ Checks []doctorCheck }
+	if err := json.Unmarshal([]byte(out), &d); err != nil || code != 0 {
+		t.Errorf("doctor in %s: exit %d %v\n%s\n%s", dir, code, err, out, errOut)
+	}
+	status := map[string]string{}
+	for _, c := range d.Checks {
+		status[c.Name] = c.Status
+		switch {
+		case c.Name == "project_binding" && want.Unbound:
+			if c.Status != checkWarn || !strings.Contains(c.Message, want.Project) {
+				t.Errorf("doctor in the unbound %s: %+v", dir, c)
+			}
+		case c.Name == "project_agents" && filepath.Dir(nodeAgents) == want.Project:
+			if c.Status != checkPass || !strings.Contains(c.Message, "lists") || !strings.Contains(c.Message, nodeAgents) {
+				t.Errorf("doctor in %s, project_agents: %+v", dir, c)
+			}
+		case c.Name == "project_agents":
+			if c.Status != checkInfo {
+				t.Errorf("doctor in %s, project_agents: %+v", dir, c)
+			}
+		case c.Status != checkPass:
+			t.Errorf("doctor in %s: %+v", dir, c)
+		}
+		if filepath.Dir(nodeAgents) != want.Project && strings.Contains(c.Message+c.Fix, nodeAgents) {
+			t.Errorf("doctor in %s reports nodeapp's agent entry: %+v", dir, c)
+		}
+	}
+	names := []string{"project_binding", "project_agents"}
+	if !want.Unbound {
+		names = append(names, "project_stack", "project_env")
+	}
+	for _, n := range names {
+		if status[n] == "" {
+			t.Errorf("doctor in %s has no %s row: %v", dir, n, status)
+		}
 	}
 }
 
@@ -181,5 +254,42 @@ func TestCreateAndDeleteInABoundProjectNeedNoName(t *testing.T) {
 	}
 	if out, errOut, code := loamsIn(t, env, bound, "-o", "json", "stack", "delete", "--yes"); code != 0 || !strings.Contains(out, `"name": "nodeapp"`) {
 		t.Fatalf("delete in a bound project: exit %d %s %s", code, out, errOut)
+	}
+}
+
+// In a monorepo app whose loams.toml sits below the repository's only
+// marker (repo/app/loams.toml, repo/.git), init run in repo/app/src keeps
+// that binding: it wrote a second loams.toml at repo/ and .env.loams there,
+// where neither the app nor doctor looks.
+func TestInitInAMonorepoAppKeepsItsLoamsToml(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: the monorepo is a git repository")
+	}
+	homeDir, _ := filepath.EvalSymlinks(t.TempDir())
+	env := cliEnv(t, "HOME="+homeDir)
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "mono", "--port-base", "28300", "--no-start"); code != 0 {
+		t.Fatalf("create: %s", errOut)
+	}
+	t.Cleanup(func() {
+		loams(t, env, "stack", "stop", "mono", "--grace", "2s")
+		loams(t, env, "stack", "stop", "repo", "--grace", "2s") // the stack init made for the root, before
+	})
+	gitIn(t, homeDir, "init", "-q", "repo")
+	app := filepath.Join(homeDir, "repo", "app")
+	os.MkdirAll(filepath.Join(app, "src"), 0o755)
+	os.WriteFile(filepath.Join(app, "loams.toml"), []byte("[dev]\nstack = \"mono\"\n"), 0o644)
+	out, errOut, code := loamsIn(t, env, filepath.Join(app, "src"), "-o", "json", "init", "--yes", "--no-agent")
+	if code != 0 {
+		t.Fatalf("init: exit %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(homeDir, "repo", "loams.toml")); err == nil {
+		t.Errorf("init bound the repository's root too:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(homeDir, "repo", ".env.loams")); err == nil {
+		t.Errorf("init wrote .env.loams at the repository's root:\n%s", out)
+	}
+	if b, _ := os.ReadFile(filepath.Join(app, ".env.loams")); !strings.Contains(string(b), "LOAMS_STACK=mono\n") {
+		t.Errorf("%s/.env.loams holds:\n%s\ninit said: %s", app, b, out)
 	}
 }

@@ -205,15 +205,17 @@ func runEnv(ctx context.Context, r *initRun) initStepResult {
 	return stepDone(msg)
 }
 
-// initProjectDir is --project-dir, else the project the one rule of
-// project.Find sees (the same for every command). "" when there is none:
-// init then writes no .env.loams rather than guess ($HOME, a bare folder).
+// initProjectDir is --project-dir, else the project env export writes
+// into (f.envDir: in a monorepo app, the directory of its loams.toml, so
+// init neither binds the repository's root nor writes .env.loams there).
+// "" when there is none: init then writes no .env.loams rather than guess
+// ($HOME, a bare folder).
 func initProjectDir(f *Factory, flag string) (string, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	dir, err := project.Find(flag, f.Getenv, cwd)
+	dir, err := f.envDir(flag, cwd)
 	if errors.Is(err, project.ErrNotFound) {
 		return "", nil
 	}

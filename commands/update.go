@@ -31,14 +31,15 @@ func newUpdateCmd(f *Factory) *cli.Command {
 		Usage:   "Replace this loams with the newest verified release",
 		Description: describe("For a loams from a release archive: downloads this platform's archive, checks it\n"+
 			"against the signed checksums.txt, runs the new binary's `version`, swaps it in\n"+
-			"atomically and keeps the old one for --rollback. A loams that Homebrew or `go install`\n"+
-			"put there is upgraded with their command instead: printed, or run with --yes.",
+			"atomically and keeps the old one for --rollback. A loams that Homebrew put there is\n"+
+			"upgraded with its command instead: printed, or run with --yes. A Go build of a release\n"+
+			"tag is rebuilt in its clone: the answer names the lines.",
 			"loams update", "loams update --version 0.4.0", "loams update --rollback"),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "version", Usage: "install this release instead of the newest", Destination: &o.version},
 			&cli.BoolFlag{Name: "allow-unsigned", Usage: "trust an HTTPS release's checksums when this loams has no signing key", Destination: &o.allowUnsigned},
 			&cli.BoolFlag{Name: "rollback", Usage: "put back the loams the last update replaced", Destination: &o.rollback},
-			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "run the Homebrew or go install command for such an install", Destination: &o.yes},
+			&cli.BoolFlag{Name: "yes", Aliases: []string{"y"}, Usage: "run the Homebrew command for such an install", Destination: &o.yes},
 			&cli.BoolFlag{Name: "background-check", Hidden: true, Usage: "ask the release channel for the newest version and record it (the update notice)", Destination: &o.bgCheck},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error { return runUpdate(ctx, f, o) },
@@ -64,7 +65,7 @@ func runUpdate(ctx context.Context, f *Factory, o updateOptions) error {
 	info := buildinfo.Get()
 	switch kind := update.KindOf(exe, info); kind {
 	case update.Dev:
-		return errs.New(errs.PlatformUnsupported, "rebuild it from your clone (`go install ./cmd/loams`), or install a release: `go install "+update.Module+"@latest`",
+		return errs.New(errs.PlatformUnsupported, "rebuild it from your clone: `git pull && go install ./cmd/loams`",
 			"this loams is a development build (%s): there is no release to update it to", info.Version).With("version", info.Version)
 	case update.Homebrew, update.GoBuild:
 		return runPackageManagerUpdate(ctx, f, kind, o)
@@ -100,12 +101,17 @@ func runPackageManagerUpdate(ctx context.Context, f *Factory, kind update.Kind, 
 		return errs.New(errs.Usage, "use your package manager to go back to an older loams", "--rollback is for a loams that `loams update` installed; this one is managed by %s", kind)
 	}
 	version := o.version
-	if kind == update.GoBuild && version == "" { // pin what `@latest` would take anyway, when the channel answers quickly
+	if kind == update.GoBuild && version == "" { // name the newest release tag, when the channel answers quickly
 		c, cancel := context.WithTimeout(ctx, 5*time.Second)
 		version, _ = update.Latest(c, update.BaseURL(f.Getenv), &serverbin.Fetcher{Retries: 1, Backoff: 200 * time.Millisecond})
 		cancel()
 	}
 	argv := update.UpgradeCommand(kind, version)
+	if argv == nil { // a Go build: the clone is the user's, loams cannot rebuild it
+		hint := update.UpgradeHint(kind, version)
+		return errs.New(errs.PlatformUnsupported, hint, "this loams (%s) was built with Go from a release tag: `loams update` cannot rebuild it",
+			buildinfo.Get().Version).With("command", update.CloneBuild(version))
+	}
 	line := strings.Join(argv, " ")
 	res := map[string]any{"kind": string(kind), "command": argv, "ran": o.yes}
 	if !o.yes {

@@ -42,7 +42,7 @@ func (s *Server) envExportTool() tool {
 			if err != nil {
 				return envExportResult{}, err
 			}
-			dir, err := s.workspace().Project() // the project the workspace decided on, as the CLI's
+			dir, err := s.workspace().EnvDir() // where the workspace puts .env.loams, as the CLI's
 			if err != nil {
 				return envExportResult{}, err
 			}

@@ -112,7 +112,7 @@ func (u *Updater) Update(ctx context.Context, o Options) (*Result, error) {
 	name := ArchiveName(version, runtime.GOOS, runtime.GOARCH)
 	sum, ok := sums[name]
 	if !ok {
-		return nil, errs.New(errs.PlatformUnsupported, "install loams with `go install "+Module+"@v"+version+"`",
+		return nil, errs.New(errs.PlatformUnsupported, "build it from a clone: `git clone "+Repository+" && cd loams && git checkout v"+version+" && go install ./cmd/loams`",
 			"release %s has no archive for %s/%s", version, runtime.GOOS, runtime.GOARCH).With("archive", name)
 	}
 	staging, err := os.MkdirTemp(filepath.Dir(u.Exe), ".loams-update-")

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"loams.dev/cli/internal/home"
@@ -126,7 +125,7 @@ func due(s State, now time.Time) bool {
 // Notice is the line: the newer version and the command that upgrades
 // this install.
 func Notice(latest, current string, kind Kind) string {
-	return fmt.Sprintf("loams %s is out (this is %s): run `%s`", latest, current, strings.Join(UpgradeCommand(kind, latest), " "))
+	return fmt.Sprintf("loams %s is out (this is %s): %s", latest, current, UpgradeHint(kind, latest))
 }
 
 // BackgroundCheck asks the channel for the newest version and records it.

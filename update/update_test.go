@@ -4,10 +4,13 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/serverbin"
 )
@@ -35,10 +38,64 @@ func TestChecksumsNameTheRelease(t *testing.T) {
 }
 
 func TestUpgradeCommands(t *testing.T) {
-	for kind, want := range map[Kind]string{Homebrew: "brew upgrade --cask loams", GoBuild: "go install loams.dev/cli/cmd/loams@v0.2.0", Archive: "loams update"} {
+	for kind, want := range map[Kind]string{Homebrew: "brew upgrade --cask loams", GoBuild: "", Archive: "loams update"} {
 		if got := strings.Join(UpgradeCommand(kind, "0.2.0"), " "); got != want {
 			t.Errorf("%s: %q, want %q", kind, got, want)
 		}
+	}
+}
+
+// A Go build is rebuilt from its clone: the module proxy does not serve
+// loams.dev/cli yet (README, Install), so no hint offers `go install
+// loams.dev/cli/cmd/loams@v…` as the way (it had, and was refused).
+func TestAGoBuildIsRebuiltFromItsClone(t *testing.T) {
+	got := Notice("0.2.0", "0.1.0", GoBuild)
+	if want := "loams 0.2.0 is out (this is 0.1.0): in your clone of loams run `git fetch --tags && git checkout v0.2.0 && go install ./cmd/loams`"; !strings.HasPrefix(got, want) {
+		t.Errorf("notice %q\nwant it to start %q", got, want)
+	}
+	if strings.Contains(got, "`go install "+Module+"@v") {
+		t.Errorf("the notice offers the module path the proxy does not serve: %q", got)
+	}
+	if got := UpgradeHint(GoBuild, ""); !strings.Contains(got, "git checkout $(git describe --tags --abbrev=0 origin/HEAD) && go install ./cmd/loams") {
+		t.Errorf("newest tag: %q", got)
+	}
+	if got := UpgradeHint(Homebrew, "0.2.0"); got != "run `brew upgrade --cask loams`" {
+		t.Errorf("homebrew: %q", got)
+	}
+}
+
+// A release with no archive for this platform says to build that release
+// from a clone, not `go install loams.dev/cli/cmd/loams@v0.2.0`.
+func TestNoArchiveForThisPlatformNamesTheCloneBuild(t *testing.T) {
+	list := "0000000000000000000000000000000000000000000000000000000000000001  loams_0.2.0_plan9_mips.tar.gz\n"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(list)) }))
+	defer srv.Close()
+	dir := t.TempDir()
+	// The running binary (the update lock checks it is the one at Exe);
+	// the refusal comes before anything is staged beside it.
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(exe)
+	getenv := func(k string) string {
+		if k == "LOAMS_CLI_RELEASES_URL" {
+			return srv.URL + "/"
+		}
+		return ""
+	}
+	u := &Updater{Home: home.Home{Dir: filepath.Join(dir, "home")}, Getenv: getenv, Fetcher: &serverbin.Fetcher{},
+		Exe: exe, Current: "0.1.0", Warn: func(string) {}, Now: time.Now}
+	_, err = u.Update(context.Background(), Options{AllowUnsigned: true})
+	e := errs.As(err)
+	if e == nil || e.Code != errs.PlatformUnsupported {
+		t.Fatalf("want platform_unsupported, got %v", err)
+	}
+	if want := "build it from a clone: `git clone " + Repository + " && cd loams && git checkout v0.2.0 && go install ./cmd/loams`"; e.Hint != want {
+		t.Errorf("hint %q\nwant %q", e.Hint, want)
+	}
+	if after, _ := os.Stat(exe); !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("the running binary %s was changed", exe)
 	}
 }
 

@@ -39,6 +39,22 @@ func (w *Workspace) Project() (string, error) {
 	return project.Find("", getenv, w.Dir)
 }
 
+// EnvDir is the directory .env.loams is written into, by both faces:
+// beside the loams.toml that chose the stack, else the project directory.
+// In a monorepo an app's loams.toml may sit below the nearest marker
+// (repo/app with only repo/.git): the target names repo/app, the app
+// reads its .env.loams there, doctor looks there, and two such apps must
+// not share (and collide on) one file at the repository's root. An
+// explicit --project-dir is taken as given.
+func (w *Workspace) EnvDir() (string, error) {
+	if !w.explicitDir {
+		if b, err := w.Binding(); err == nil && b.Dir != "" {
+			return b.Dir, nil
+		}
+	}
+	return w.Project()
+}
+
 // Adopt is what both faces do after creating a stack: a project with no
 // binding is bound to it (loams.toml); outside any project, a profile with
 // no default stack gets it as its default. The next command without a name

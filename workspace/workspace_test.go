@@ -121,3 +121,44 @@ func TestProposeForDoesNotTakeOverAnotherProjectsStack(t *testing.T) {
 		t.Fatalf("its own project's stack is proposed again, got %q", got)
 	}
 }
+
+// .env.loams goes beside the loams.toml that chose the stack: in a
+// monorepo app below the repository's only marker (repo/app/loams.toml,
+// repo/.git) that is repo/app, the project the target names, not repo/.
+// An explicit project directory is taken as given; with no loams.toml it
+// is the nearest marker.
+func TestEnvDirIsBesideTheBinding(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	repo, app := filepath.Join(root, "repo"), filepath.Join(root, "repo", "app")
+	src := filepath.Join(app, "src")
+	for _, d := range []string{filepath.Join(repo, ".git"), src} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	getenv := func(k string) string {
+		if k == "HOME" {
+			return root
+		}
+		return ""
+	}
+	envDir := func(sel workspace.Selection) string {
+		t.Helper()
+		w := workspace.Open(sel, workspace.Env{Home: home.Home{Dir: filepath.Join(root, "loams")}, Getenv: getenv})
+		dir, err := w.EnvDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	if got := envDir(workspace.Selection{Cwd: src}); got != repo {
+		t.Errorf("no loams.toml: %s, want %s", got, repo)
+	}
+	os.WriteFile(filepath.Join(app, workspace.ManifestName), []byte("[dev]\nstack = \"mono\"\n"), 0o644)
+	if got := envDir(workspace.Selection{Cwd: src}); got != app {
+		t.Errorf("below repo/app/loams.toml: %s, want %s", got, app)
+	}
+	if got := envDir(workspace.Selection{ProjectDir: src}); got != src {
+		t.Errorf("--project-dir %s: %s", src, got)
+	}
+}
