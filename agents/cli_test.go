@@ -3,7 +3,7 @@ package agents
 import (
 	"bytes"
 	"context"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"os"
 	"path/filepath"
 	"slices"

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // issue 21: a project file is committed and shared, so its entry runs

@@ -9,8 +9,8 @@ import (
 
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/iostreams"
-	"loams.dev/cli/internal/standin"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/standin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/secret"
 )
 
@@ -45,7 +45,7 @@ func TestCanaryProfileKeyNeverLeaks(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "LOAMS_HOME="+h.Dir, "LOAMS_SECRETS=file", "HOME="+filepath.Join(root, "home"),
-		"CI=true", "CLAUDE_PROJECT_DIR="+project, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+		"CI=true", "CLAUDE_PROJECT_DIR="+project, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
 
 	run := canaryRunner(t, env, project)
 	var seen strings.Builder

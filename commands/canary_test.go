@@ -16,7 +16,7 @@ import (
 
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/iostreams"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/secret"
 )
 
@@ -44,7 +44,7 @@ func TestCanaryNeverLeaks(t *testing.T) {
 	_ = testbin.WriteExecutable(filepath.Join(bin, "npm"), []byte("#!/bin/sh\necho \"npm $*\"\n"))
 	env := append(os.Environ(), "LOAMS_HOME="+h.Dir, "LOAMS_SECRETS=file", "HOME="+filepath.Join(root, "home"),
 		"CI=true", "CLAUDE_PROJECT_DIR="+project, "PATH="+bin+":"+os.Getenv("PATH"),
-		"LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+		"LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
 
 	run := canaryRunner(t, env, project)
 	var seen strings.Builder

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // completionShell is one real shell set up to load `loams completions X`.

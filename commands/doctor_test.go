@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 type doctorJSON struct {
@@ -28,7 +28,7 @@ func (d doctorJSON) status(name string) string {
 func TestDoctor(t *testing.T) {
 	t.Parallel()
 	cli := testbin.Loams(t)
-	env := bareEnv(t, "/usr/bin:/bin", "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+	env := bareEnv(t, "/usr/bin:/bin", "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
 	loamsHome := envValue(env, "LOAMS_HOME")
 	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", "23500", "--engines", "qdrant"); code != 0 {
 		t.Fatal(errOut)
@@ -103,7 +103,7 @@ func TestDoctor(t *testing.T) {
 // while nothing is published, and following either one fixes it.
 func TestDoctorServerFixWorks(t *testing.T) {
 	t.Parallel()
-	cli, server := testbin.Loams(t), testbin.Build(t, "./internal/testserver")
+	cli, server := testbin.Loams(t), testbin.Build(t, "./internal/testkit/testserver")
 	env := bareEnv(t, "/usr/bin:/bin")
 	serverCheck := func(env []string) doctorCheck {
 		t.Helper()

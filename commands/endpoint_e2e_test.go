@@ -14,8 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"loams.dev/cli/internal/standin"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/standin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // The done-when, with the built binary: against the stand-in

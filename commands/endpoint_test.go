@@ -12,8 +12,8 @@ import (
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/iostreams"
-	"loams.dev/cli/internal/standin"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/standin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/secret"
 )
 
@@ -232,7 +232,7 @@ func homeOf(env map[string]string) home.Home { return home.Home{Dir: env["LOAMS_
 // .env.loams (LOAMS_ENDPOINT = the stack's native URL) is that stack.
 func TestStatusOfALocalStack(t *testing.T) {
 	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file",
-		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testserver")}
+		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testkit/testserver")}
 	mustRun(t, env, "", "stack", "create", "--name", "dev", "--engines", "qdrant", "--port-base", "26100", "--no-start")
 	r := runIn(t, env, "", "-o", "json", "status")
 	var st statusJSON

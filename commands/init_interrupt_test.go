@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // newcomer is a fresh app (git, package.json) on a machine with Cursor
@@ -81,7 +81,7 @@ func TestInitWithoutServerGetsSomewhere(t *testing.T) {
 		t.Fatalf("no agent entry without a server: %v %s", err, b)
 	}
 
-	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
 	out, errOut, code := loamsIn(t, env, app, "init", "--yes", "--port-base", "24500", "-o", "json")
 	defer loamsIn(t, env, app, "stack", "stop", "--name", "dev", "--grace", "2s")
 	var res initJSON
@@ -140,7 +140,7 @@ func TestCtrlCAtInitQuestion(t *testing.T) {
 func TestCtrlCAtDeleteQuestion(t *testing.T) {
 	t.Parallel()
 	env, _, app := newcomer(t)
-	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
 	if _, errOut, code := loamsIn(t, append(env, "CI=true"), app, "stack", "create", "--name", "dev", "--no-start", "--port-base", "24100"); code != 0 {
 		t.Fatal(errOut)
 	}
@@ -163,7 +163,7 @@ func TestCtrlCWhileCreatingAStack(t *testing.T) {
 		t.Run(argv[0], func(t *testing.T) {
 			t.Parallel()
 			env, _, app := newcomer(t)
-			server := testbin.Build(t, "./internal/testserver")
+			server := testbin.Build(t, "./internal/testkit/testserver")
 			slow := append(env, "LOAMS_SERVER_BINARY="+server, "TESTSERVER_READY_DELAY=1h")
 			dir := filepath.Join(envValue(env, "LOAMS_HOME"), "stacks", "dev")
 			p := startTTY(t, slow, app, argv...)
@@ -194,7 +194,7 @@ func TestCtrlCWhileCreatingAStack(t *testing.T) {
 func TestCtrlCWhileInitStartsAStack(t *testing.T) {
 	t.Parallel()
 	env, _, app := newcomer(t)
-	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
 	if _, errOut, code := loamsIn(t, append(env, "CI=true"), app, "stack", "create", "--name", "dev", "--no-start", "--port-base", "24900"); code != 0 {
 		t.Fatal(errOut)
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/iostreams"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // After the stack is declined, "Next:" does not send the user to `stack
@@ -65,7 +65,7 @@ func TestSnippetLanguageOfProject(t *testing.T) {
 func TestInitText(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file", "HOME": t.TempDir(),
-		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testserver")}
+		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testkit/testserver")}
 	argv := []string{"-o", "text", "init", "--yes", "--no-agent", "--port-base", "23500", "--project-dir", t.TempDir()}
 	r := runLoams(t, env, false, argv...)
 	defer runLoams(t, env, false, "stack", "stop", "dev", "--grace", "2s")

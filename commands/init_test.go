@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/iostreams"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 type initJSON struct {
@@ -162,7 +162,7 @@ func TestInitAsksOnATerminal(t *testing.T) {
 	t.Parallel()
 	proj := t.TempDir()
 	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file", "HOME": t.TempDir(),
-		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testserver")}
+		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testkit/testserver")}
 	run := func(stdin string, argv ...string) (string, string, int) {
 		ios, in, out, errOut := iostreams.Test()
 		ios.StdinTTY, ios.StderrTTY = true, true

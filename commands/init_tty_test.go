@@ -17,7 +17,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // ttyProc is loams running on a real pseudo-terminal: Ctrl-C there is

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
-	"loams.dev/cli/internal/testrelease"
+	"loams.dev/cli/internal/testkit/testbin"
+	"loams.dev/cli/internal/testkit/testrelease"
 )
 
 // oneJSONOrNothing fails unless stderr is empty or exactly one JSON

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // The keyring fallback note appears once per process on a terminal, on a
@@ -17,7 +17,7 @@ func TestKeyringNoteOncePerProcess(t *testing.T) {
 	}
 	// Not parallel: the keyring library reads the process environment.
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/loams-test-bus")
-	server := testbin.Build(t, "./internal/testserver")
+	server := testbin.Build(t, "./internal/testkit/testserver")
 	for _, tc := range []struct {
 		name string
 		argv []string

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/secret"
 )
 
@@ -92,7 +92,7 @@ func TestKeyringThroughCLI(t *testing.T) {
 	t.Cleanup(func() { kr.Delete(ctx, name) })
 	keyringMode := keyringEnv(h.Dir, "", "LOAMS_SECRETS=keyring")
 
-	r := runBin(t, keyringMode, "stack", "create", "--name", name, "--no-start", "--server-binary", testbin.Build(t, "./internal/testserver"))
+	r := runBin(t, keyringMode, "stack", "create", "--name", name, "--no-start", "--server-binary", testbin.Build(t, "./internal/testkit/testserver"))
 	if r.code != 0 {
 		t.Fatalf("stack create: exit %d, stderr %s", r.code, r.stderr)
 	}

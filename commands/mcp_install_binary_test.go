@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // Five installs for different agents at once, as five processes: every

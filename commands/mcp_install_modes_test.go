@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // loamsOnPath copies the test binary to a bin directory as `loams` (an

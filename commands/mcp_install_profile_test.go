@@ -13,8 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"loams.dev/cli/internal/standin"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/standin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // `loams --profile staging mcp install` registers a server that answers for

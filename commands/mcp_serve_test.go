@@ -13,7 +13,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // Issue 16, item 5: `loams mcp serve` on a terminal says in one line what

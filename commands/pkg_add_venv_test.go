@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // pkg add's pip route runs the project's .venv/bin/python. In a cloned

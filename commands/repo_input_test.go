@@ -8,7 +8,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // repoUser is a person with a scratch HOME and LOAMS_HOME who runs the
@@ -29,7 +29,7 @@ func newRepoUser(t *testing.T) *repoUser {
 	}
 	u.env = append(os.Environ(), "HOME="+u.home, "LOAMS_HOME="+u.loamsHome, "LOAMS_SECRETS=file", "CI=true",
 		"CLAUDE_PROJECT_DIR=", "LOAMS_PROFILE=", "LOAMS_STACK=", "LOAMS_ENDPOINT=", "LOAMS_OUTPUT=",
-		"LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+		"LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
 	return u
 }
 

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
-	"loams.dev/cli/internal/testrelease"
+	"loams.dev/cli/internal/testkit/testbin"
+	"loams.dev/cli/internal/testkit/testrelease"
 )
 
 type errJSON struct {
@@ -136,7 +136,7 @@ func TestRestartUpgrade(t *testing.T) {
 	cli := testbin.Loams(t)
 	env := bareEnv(t, "/usr/bin:/bin")
 	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", "23600", "--engines", "qdrant",
-		"--server-binary", testbin.Build(t, "./internal/testserver")); code != 0 {
+		"--server-binary", testbin.Build(t, "./internal/testkit/testserver")); code != 0 {
 		t.Fatal(errOut)
 	}
 	defer run(t, env, cli, "stack", "stop", "--name", "dev", "--grace", "2s")

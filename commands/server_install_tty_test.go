@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/iostreams"
-	"loams.dev/cli/internal/testrelease"
+	"loams.dev/cli/internal/testkit/testrelease"
 )
 
 // ttyRun runs loams in-process on a terminal (stdin, stderr) answering stdin.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // bareEnv is a machine with no server configured anywhere: a throwaway
@@ -47,7 +47,7 @@ func TestServerBehindTheCLIOnPath(t *testing.T) {
 	if err := testbin.WriteExecutable(filepath.Join(copyDir, "loams"), data); err != nil {
 		t.Fatal(err)
 	}
-	srv := testbin.Symlink(t, testbin.Build(t, "./internal/testserver"), filepath.Join(srvDir, "loams"))
+	srv := testbin.Symlink(t, testbin.Build(t, "./internal/testkit/testserver"), filepath.Join(srvDir, "loams"))
 	env := bareEnv(t, strings.Join([]string{cliDir, copyDir, srvDir, "/usr/bin", "/bin"}, string(os.PathListSeparator)))
 
 	out, errOut, code := run(t, env, self, "server", "list", "-o", "json")
@@ -128,7 +128,7 @@ func TestServerFromThePackage(t *testing.T) {
 	cliDir := t.TempDir()
 	self := testbin.Symlink(t, cli, filepath.Join(cliDir, "loams"))
 	env := bareEnv(t, cliDir+":/usr/bin:/bin")
-	pkg := testbin.Symlink(t, testbin.Build(t, "./internal/testserver"), filepath.Join(envValue(env, "LOAMS_TEST_ROOT"), "usr", "bin", "loams"))
+	pkg := testbin.Symlink(t, testbin.Build(t, "./internal/testkit/testserver"), filepath.Join(envValue(env, "LOAMS_TEST_ROOT"), "usr", "bin", "loams"))
 	out, errOut, code := run(t, env, self, "server", "list", "-o", "text")
 	if code != 0 || !strings.Contains(out, pkg+"\tpackage\t0.0.1\tused") {
 		t.Fatalf("server list: %d %q %s", code, out, errOut)

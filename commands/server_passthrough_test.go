@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // `loams dev …` becomes the server (same pid), so killing loams kills the

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // The server binary loams runs may come from config.toml's server_binary

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // A CLI at 0.3.1 works with a 0.0.1 server but says so: a notice on

@@ -11,14 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // cliEnv is a throwaway LOAMS_HOME with the stand-in server as the binary.
 func cliEnv(t *testing.T, extra ...string) []string {
 	t.Helper()
 	return append(os.Environ(), append([]string{"LOAMS_HOME=" + t.TempDir(), "LOAMS_SECRETS=file", "CI=true",
-		"LOAMS_SERVER_BINARY=" + testbin.Build(t, "./internal/testserver")}, extra...)...)
+		"LOAMS_SERVER_BINARY=" + testbin.Build(t, "./internal/testkit/testserver")}, extra...)...)
 }
 
 func loams(t *testing.T, env []string, args ...string) (stdout, stderr string, code int) {
@@ -104,7 +104,7 @@ func TestStackCLI(t *testing.T) {
 func TestStartKilledMidway(t *testing.T) {
 	t.Parallel()
 	wrapper := filepath.Join(t.TempDir(), "loams-server")
-	script := "#!/bin/sh\nexport TESTSERVER_READY_DELAY=1500ms\nexec " + testbin.Build(t, "./internal/testserver") + " \"$@\"\n"
+	script := "#!/bin/sh\nexport TESTSERVER_READY_DELAY=1500ms\nexec " + testbin.Build(t, "./internal/testkit/testserver") + " \"$@\"\n"
 	if err := testbin.WriteExecutable(wrapper, []byte(script)); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/treecopy/treecopytest"
 )
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/redact"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // A server that prints its key in two writes, a poll apart: --follow

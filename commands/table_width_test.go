@@ -10,7 +10,7 @@ import (
 
 	"github.com/creack/pty"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // checkFits fails when a line of out is wider than width, and returns the

@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"loams.dev/cli/internal/iostreams"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/workspace"
 	"loams.dev/cli/workspace/workspacetest"
 )

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // status -o text: the json's keys, latency in integer milliseconds, one
@@ -12,7 +12,7 @@ import (
 func TestStatusText(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file",
-		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testserver")}
+		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testkit/testserver")}
 	if r := runLoams(t, env, false, "stack", "create", "dev", "--engines", "qdrant", "--port-base", "23700"); r.code != 0 {
 		t.Fatalf("create: %s", r.stderr)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // The detached update check opens only regular files and ends by its
@@ -73,7 +73,7 @@ func TestServerFilesAreNotHeldByAFIFO(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, testbin.Loams(t), "server", "list", "-o", "json")
-			cmd.Env = append(bareEnv(t, "/usr/bin:/bin", "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver")), "LOAMS_HOME="+home)
+			cmd.Env = append(bareEnv(t, "/usr/bin:/bin", "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver")), "LOAMS_HOME="+home)
 			start := time.Now()
 			_ = cmd.Run()
 			if took := time.Since(start); took > 20*time.Second {

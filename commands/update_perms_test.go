@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // `loams update --rollback` runs (smoke test) and installs the binary

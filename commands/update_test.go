@@ -25,7 +25,7 @@ import (
 	"aead.dev/minisign"
 	"github.com/creack/pty"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/update"
 )
 

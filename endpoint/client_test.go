@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/internal/standin"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/standin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/secret"
 )
 

@@ -15,7 +15,7 @@ import (
 
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // The one way these tests start `loams mcp serve`: startServer(t, opts...)
@@ -78,10 +78,10 @@ func withEnv(kv ...string) serverOption {
 	return func(s *serverSetup) { s.extra = append(s.extra, kv...) }
 }
 
-// withStandIn makes the stand-in (internal/testserver) the loams server.
+// withStandIn makes the stand-in (internal/testkit/testserver) the loams server.
 func withStandIn() serverOption {
 	return func(s *serverSetup) {
-		s.extra = append(s.extra, "LOAMS_SERVER_BINARY="+testbin.Build(s.t, "./internal/testserver"))
+		s.extra = append(s.extra, "LOAMS_SERVER_BINARY="+testbin.Build(s.t, "./internal/testkit/testserver"))
 	}
 }
 

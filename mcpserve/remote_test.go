@@ -10,7 +10,7 @@ import (
 
 	"loams.dev/cli/endpoint"
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/standin"
+	"loams.dev/cli/internal/testkit/standin"
 	"loams.dev/cli/secret"
 )
 

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // createStack makes a stopped stack with the stand-in server. Another

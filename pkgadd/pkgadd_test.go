@@ -2,7 +2,7 @@ package pkgadd
 
 import (
 	"context"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"os"
 	"path/filepath"
 	"reflect"

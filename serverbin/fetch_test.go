@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/internal/testrelease"
+	"loams.dev/cli/internal/testkit/testrelease"
 	"loams.dev/cli/serverbin"
 )
 

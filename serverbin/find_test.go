@@ -10,7 +10,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/serverbin"
 )
 
@@ -51,7 +51,7 @@ func script(t *testing.T, path, body string) string {
 // program named loams that is not a server is skipped with the reason.
 func TestFinderOrder(t *testing.T) {
 	t.Parallel()
-	srv := testbin.Build(t, "./internal/testserver")
+	srv := testbin.Build(t, "./internal/testkit/testserver")
 	root, homeDir, pathDir := t.TempDir(), t.TempDir(), t.TempDir()
 	h := home.Home{Dir: t.TempDir()}
 	notServer := script(t, filepath.Join(pathDir, "loams"), `echo "usage: some other loams"`)
@@ -110,7 +110,7 @@ func TestFinderOrder(t *testing.T) {
 // The running CLI is skipped on PATH; named explicitly it is a usage error.
 func TestFinderNeverItself(t *testing.T) {
 	t.Parallel()
-	srv := testbin.Build(t, "./internal/testserver")
+	srv := testbin.Build(t, "./internal/testkit/testserver")
 	self := script(t, filepath.Join(t.TempDir(), "loams"), "exit 99")
 	cliDir, srvDir := t.TempDir(), t.TempDir()
 	testbin.Symlink(t, self, filepath.Join(cliDir, "loams")) // the CLI first on PATH, through a symlink

@@ -4,7 +4,7 @@ import (
 	"archive/tar"
 	"context"
 	"encoding/json"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,7 +15,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/testrelease"
+	"loams.dev/cli/internal/testkit/testrelease"
 	"loams.dev/cli/serverbin"
 )
 

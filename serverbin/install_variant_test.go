@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/internal/testbin"
-	"loams.dev/cli/internal/testrelease"
+	"loams.dev/cli/internal/testkit/testbin"
+	"loams.dev/cli/internal/testkit/testrelease"
 	"loams.dev/cli/serverbin"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/internal/standin"
+	"loams.dev/cli/internal/testkit/standin"
 	"loams.dev/cli/serverbin"
 )
 

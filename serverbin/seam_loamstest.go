@@ -3,7 +3,7 @@
 package serverbin
 
 // The test seam. Built only with `-tags loamstest`, which the tests'
-// builds of the loams binary use (internal/testbin) and goreleaser never
+// builds of the loams binary use (internal/testkit/testbin) and goreleaser never
 // does, so a release binary cannot be told to trust another key or to
 // look for servers somewhere else.
 

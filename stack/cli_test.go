@@ -12,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // cliHome is a LOAMS_HOME for the built loams binary, with the file
@@ -27,7 +27,7 @@ func newCLIHome(t *testing.T) *cliHome {
 	root := t.TempDir()
 	h := &cliHome{dir: filepath.Join(root, "loams-home")}
 	h.env = append(os.Environ(), "LOAMS_HOME="+h.dir, "LOAMS_SECRETS=file", "HOME="+root, "CI=true",
-		"LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testserver"))
+		"LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
 	t.Cleanup(func() {
 		entries, _ := os.ReadDir(filepath.Join(h.dir, "stacks"))
 		for _, e := range entries {

@@ -4,7 +4,7 @@ package stack_test
 
 import (
 	"fmt"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"os"
 	"os/exec"
 	"path/filepath"

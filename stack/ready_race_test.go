@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/errs"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/stack"
 )
 

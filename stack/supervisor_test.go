@@ -18,7 +18,7 @@ import (
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/secret"
 	"loams.dev/cli/stack"
 )
@@ -48,7 +48,7 @@ type fixture struct {
 func newFixture(t testing.TB, env ...string) *fixture {
 	t.Helper()
 	h := home.Home{Dir: t.TempDir()}
-	bin := testbin.Build(t, "./internal/testserver")
+	bin := testbin.Build(t, "./internal/testkit/testserver")
 	if len(env) > 0 { // a wrapper script bakes the knobs in, since tests share one process environment
 		wrapper := filepath.Join(t.TempDir(), "loams-server")
 		script := "#!/bin/sh\nexport " + strings.Join(env, " ") + "\nexec " + bin + " \"$@\"\n"

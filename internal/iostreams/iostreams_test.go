@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // A notice printed while a spinner draws starts on a cleared line of its

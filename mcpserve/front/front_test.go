@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // Issue 11, defect 1: a batch of two requests with one id was never

@@ -1,4 +1,4 @@
-// Package standin starts the stand-in Loams server (internal/testserver)
+// Package standin starts the stand-in Loams server (internal/testkit/testserver)
 // for tests of remote endpoints: on 127.0.0.1, behind TLS with a CA made
 // for the test, and requiring a key when given one. Tests only.
 package standin
@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 )
 
 // CA is a certificate authority made for one test.
@@ -113,7 +113,7 @@ func Start(t testing.TB, o Options) *Server {
 	if o.Cert != "" {
 		args = append(args, "--tls-cert", o.Cert, "--tls-key", o.KeyFile)
 	}
-	cmd := exec.Command(testbin.Build(t, "./internal/testserver"), args...)
+	cmd := exec.Command(testbin.Build(t, "./internal/testkit/testserver"), args...)
 	cmd.Env = append(os.Environ(), o.Env...)
 	if o.APIKey != "" {
 		cmd.Env = append(cmd.Env, "LOAMS_API_KEY="+o.APIKey)

@@ -21,7 +21,7 @@ import (
 	"aead.dev/minisign"
 	"github.com/ulikunitz/xz"
 
-	"loams.dev/cli/internal/testbin"
+	"loams.dev/cli/internal/testkit/testbin"
 	"loams.dev/cli/serverbin"
 )
 
@@ -63,7 +63,7 @@ type Options struct {
 // itself because xz-compressing a Go binary takes seconds per archive.
 func StandIn(t testing.TB, version string) []byte {
 	t.Helper()
-	bin := testbin.Build(t, "./internal/testserver")
+	bin := testbin.Build(t, "./internal/testkit/testserver")
 	return []byte("#!/bin/sh\nTESTSERVER_VERSION='loams " + version + "' exec '" + bin + "' \"$@\"\n")
 }
 

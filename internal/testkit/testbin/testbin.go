@@ -111,7 +111,7 @@ func Cleanup() {
 
 func moduleRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return filepath.Join(filepath.Dir(file), "..", "..", "..")
 }
 
 // Symlink makes path (and its directory) a symbolic link to target and
