@@ -39,7 +39,9 @@ type loamsResult struct {
 // the test, which is what "every keyring call has a timeout" means here.
 func runBin(t *testing.T, env []string, args ...string) loamsResult {
 	t.Helper()
-	return runBinIn(t, env, "", args...)
+	// Outside any project: run in the package directory, `stack create`
+	// would bind this repository (TestMain trips on that).
+	return runBinIn(t, env, t.TempDir(), args...)
 }
 
 // runBinIn is runBin in directory dir ("" for this process's).
