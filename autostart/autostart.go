@@ -3,6 +3,7 @@
 // stack run NAME` starts at login and comes back after a crash. Each
 // platform is one row of data in its own file: where its file goes, the
 // file itself, and the commands that turn it on, off, start and stop it.
+// Stacks (stacks.go) drives those for one LOAMS_HOME, below both faces.
 package autostart
 
 import (

@@ -26,34 +26,35 @@ func checkAutostart(ctx context.Context, env *doctorEnv) []doctorCheck {
 		}
 	}
 	var out []doctorCheck
-	var linux *registration
+	var linux *autostart.Registration
+	stacks := f.autostart()
 	for _, n := range names {
-		r := f.managed(n)
+		r := stacks.Managed(n)
 		if r == nil {
 			continue
 		}
-		if r.p.OS == "linux" {
+		if r.Platform.OS == "linux" {
 			linux = r
 		}
 		name := "autostart " + n
-		data, err := os.ReadFile(r.file)
+		data, err := os.ReadFile(r.File)
 		if err != nil {
 			out = append(out, failed(name, err))
 			continue
 		}
 		fix := fmt.Sprintf("`loams stack autostart on %s` registers it again with this loams", n)
-		prog := r.p.Program(data)
+		prog := r.Platform.Program(data)
 		switch _, err := os.Stat(prog); {
 		case prog == "" || err != nil:
-			out = append(out, problem(checkFail, name, fix, "%s runs %s, which no longer exists (was loams moved or upgraded?)", r.file, prog))
-		case prog != r.s.Loams:
-			out = append(out, problem(checkWarn, name, fix, "%s runs %s, not this loams (%s)", r.file, prog, r.s.Loams))
+			out = append(out, problem(checkFail, name, fix, "%s runs %s, which no longer exists (was loams moved or upgraded?)", r.File, prog))
+		case prog != r.Service.Loams:
+			out = append(out, problem(checkWarn, name, fix, "%s runs %s, not this loams (%s)", r.File, prog, r.Service.Loams))
 		default:
-			out = append(out, pass(name, "%s runs the stack with %s", r.p.Manager, prog))
+			out = append(out, pass(name, "%s runs the stack with %s", r.Platform.Manager, prog))
 		}
 	}
 	if linux != nil {
-		switch on, known := autostart.Lingering(ctx, linux.run, linux.u); {
+		switch on, known := autostart.Lingering(ctx, linux.Run, linux.User); {
 		case known && !on:
 			out = append(out, problem(checkWarn, "autostart lingering", "`loginctl enable-linger` (then they start at boot)",
 				"lingering is off: autostarted stacks start when you log in, not at boot"))

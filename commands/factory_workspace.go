@@ -36,7 +36,7 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	f.ws = workspace.Open(workspace.Selection{ProjectDir: f.projectDir, Cwd: dir, Stack: f.Globals.Stack,
 		Endpoint: f.Globals.Endpoint, Profile: profile},
 		workspace.Env{Home: h, Getenv: f.Getenv, Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys,
-			Supervisor: f.Supervisor, Managed: f.service})
+			Supervisor: f.Supervisor, Managed: managedBy(f.autostart())})
 	f.ws.MakeWorktreeStack = f.makeWorktreeStack // asks at a terminal first (worktree_stack.go)
 	// warn says it on stderr, or inside the JSON document in json mode.
 	// Both decide at the call: the workspace may be built before the

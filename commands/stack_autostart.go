@@ -2,6 +2,8 @@ package commands
 
 import (
 	"github.com/urfave/cli/v3"
+
+	"loams.dev/cli/autostart"
 )
 
 func newStackAutostartCmd(f *Factory) *cli.Command {
@@ -21,4 +23,15 @@ func newStackAutostartCmd(f *Factory) *cli.Command {
 		sub.ShellComplete = completeStackName(f)
 	}
 	return c
+}
+
+// autostartTarget is the stack an autostart verb acts on (name when
+// given, else the target rule) and its registration on this machine.
+func autostartTarget(f *Factory, name string) (string, *autostart.Registration, error) {
+	n, err := f.stackName(name)
+	if err != nil {
+		return n, nil, err
+	}
+	r, err := f.autostart().Registration(n, "")
+	return n, r, err
 }

@@ -26,16 +26,16 @@ func newAutostartOffCmd(f *Factory) *cli.Command {
 }
 
 func runAutostartOff(ctx context.Context, f *Factory, opts *autostartOffOptions) error {
-	n, r, err := f.stackRegistration(opts.Name)
+	n, r, err := autostartTarget(f, opts.Name)
 	if err != nil {
 		return err
 	}
-	was := r.p.Registered(r.u, r.s)
-	if err := f.autostartOff(ctx, r); err != nil {
+	was := r.Registered()
+	if err := r.Off(ctx); err != nil {
 		return err
 	}
-	res := map[string]any{"stack": n, "autostart": "off", "was_on": was, "file": r.file}
-	msg := "autostart of stack " + n + " is off; `loams stack start " + n + "` runs it without " + r.p.Manager
+	res := map[string]any{"stack": n, "autostart": "off", "was_on": was, "file": r.File}
+	msg := "autostart of stack " + n + " is off; `loams stack start " + n + "` runs it without " + r.Platform.Manager
 	if !was {
 		msg = "autostart of stack " + n + " was not on"
 	}

@@ -64,23 +64,24 @@ func runAutostartOn(ctx context.Context, f *Factory, opts *autostartOnOptions) e
 	if err != nil {
 		return err
 	}
-	r, err := f.registrationFor(n, opts.OS)
+	r, err := f.autostart().Registration(n, opts.OS)
 	if err != nil {
 		return err
 	}
-	if err := r.p.Check(r.s); err != nil {
+	p := r.Platform
+	if err := p.Check(r.Service); err != nil {
 		return err
 	}
-	plan := autostartPlan{Stack: n, OS: r.p.OS, Manager: r.p.Manager, File: r.file, Content: string(r.p.Render(r.s)),
-		Commands: r.p.On(r.u, r.s, r.file), DryRun: opts.DryRun}
+	plan := autostartPlan{Stack: n, OS: p.OS, Manager: p.Manager, File: r.File, Content: string(p.Render(r.Service)),
+		Commands: p.On(r.User, r.Service, r.File), DryRun: opts.DryRun}
 	if opts.DryRun {
 		return f.Printer().Print(output.View{JSON: plan, Raw: planText(plan)})
 	}
-	d, err := f.autostartOn(ctx, r, opts.Wait)
+	d, err := r.On(ctx, opts.Wait, f.withProgress)
 	if err != nil {
 		return err
 	}
-	f.say("stack %s now starts at login under %s (%s)", n, r.p.Manager, r.file)
+	f.say("stack %s now starts at login under %s (%s)", n, p.Manager, r.File)
 	return f.printStack(d, t)
 }
 
@@ -91,45 +92,4 @@ func planText(p autostartPlan) string {
 		b.WriteString(strings.Join(c, " ") + "\n")
 	}
 	return b.String()
-}
-
-// autostartOn checks the manager is there before writing anything, hands
-// a running stack over to it, writes the file and runs the commands; a
-// failure removes the file again.
-func (f *Factory) autostartOn(ctx context.Context, r *registration, wait time.Duration) (*stack.Description, error) {
-	if err := r.run.Check(ctx, r.p, r.u); err != nil {
-		return nil, err
-	}
-	sv, err := f.Supervisor()
-	if err != nil {
-		return nil, err
-	}
-	if _, err := stack.LoadTrusted(sv.Home, r.s.Stack); err != nil {
-		return nil, err
-	}
-	if r.p.Registered(r.u, r.s) { // again: re-register (loams moved, the file changed)
-		_ = r.run.RunAll(ctx, r.p, r.p.Off(r.u, r.s, r.file))
-	}
-	if d, err := sv.Describe(ctx, r.s.Stack); err == nil && d.PID != nil {
-		f.Notice("stopping stack %s so that %s runs it", r.s.Stack, r.p.Manager)
-		if _, err := sv.Stop(ctx, r.s.Stack, stack.DefaultGrace); err != nil {
-			return nil, err
-		}
-	}
-	if log, err := stack.OpenLog(sv.Home, r.s.Stack); err == nil {
-		log.Close()
-	}
-	if err := autostart.Write(r.file, r.s.Stack, r.p.Bytes(r.s)); err != nil {
-		return nil, err
-	}
-	if err := r.run.RunAll(ctx, r.p, r.p.On(r.u, r.s, r.file)); err != nil {
-		_ = autostart.Remove(r.file, r.s.Stack)
-		return nil, err
-	}
-	var d *stack.Description
-	err = f.withProgress("starting "+r.s.Stack+" under "+r.p.Manager+"…", func() (err error) {
-		d, err = waitRunning(ctx, sv, r.s.Stack, wait)
-		return err
-	})
-	return d, err
 }

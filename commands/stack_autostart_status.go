@@ -43,21 +43,21 @@ func newAutostartStatusCmd(f *Factory) *cli.Command {
 }
 
 func runAutostartStatus(ctx context.Context, f *Factory, opts *autostartStatusOptions) error {
-	n, r, err := f.stackRegistration(opts.Name)
+	n, r, err := autostartTarget(f, opts.Name)
 	if err != nil {
 		return err
 	}
-	st := autostartStatus{Stack: n, Autostart: "off", Manager: r.p.Manager, File: r.file, ManagerReachable: true}
+	st := autostartStatus{Stack: n, Autostart: "off", Manager: r.Platform.Manager, File: r.File, ManagerReachable: true}
 	// Naming the manager is not saying it runs: a container or a sudo shell
 	// has no user manager, and `autostart on` just said so.
-	if err := r.run.Check(ctx, r.p, r.u); err != nil {
+	if err := r.Run.Check(ctx, r.Platform, r.User); err != nil {
 		st.ManagerReachable, st.ManagerProblem = false, errs.As(err).Message
 	}
-	if data, err := os.ReadFile(r.file); err == nil {
-		st.Autostart, st.Program = "on", r.p.Program(data)
+	if data, err := os.ReadFile(r.File); err == nil {
+		st.Autostart, st.Program = "on", r.Platform.Program(data)
 		_, err := os.Stat(st.Program)
 		st.ProgramExists = st.Program != "" && err == nil
-		_, err = r.run.Run(ctx, r.p.Active(r.u, r.s))
+		_, err = r.Run.Run(ctx, r.Platform.Active(r.User, r.Service))
 		st.Active = err == nil
 	}
 	manager := st.Manager

@@ -55,8 +55,8 @@ func runStackDelete(ctx context.Context, f *Factory, opts *stackDeleteOptions) (
 			return errs.New(errs.ConfirmationRequired, "pass --yes to delete it", "not deleted").With("name", opts.Name)
 		}
 	}
-	if r := f.managed(opts.Name); r != nil { // nothing may start it again
-		if err := f.autostartOff(ctx, r); err != nil {
+	if r := f.autostart().Managed(opts.Name); r != nil { // nothing may start it again
+		if err := r.Off(ctx); err != nil {
 			return err
 		}
 	}

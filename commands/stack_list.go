@@ -34,7 +34,7 @@ func runStackList(ctx context.Context, f *Factory) error {
 	}
 	views := make([]stackView, len(ds))
 	for i, d := range ds {
-		views[i] = f.withAutostart(d)
+		views[i] = stackView{Description: d, Autostart: f.autostart().State(d.Name)}
 	}
 	return f.Printer().Print(listView(views))
 }

@@ -73,8 +73,8 @@ func runStackPrune(ctx context.Context, f *Factory, opts *stackPruneOptions) err
 		}
 	}
 	for _, o := range orphans {
-		if r := f.managed(o.Name); r != nil { // nothing may start it again
-			if err := f.autostartOff(ctx, r); err != nil {
+		if r := f.autostart().Managed(o.Name); r != nil { // nothing may start it again
+			if err := r.Off(ctx); err != nil {
 				return err
 			}
 		}

@@ -14,6 +14,14 @@ import (
 	"loams.dev/cli/workspace"
 )
 
+// stackView is a stack as the CLI shows it: the description, plus
+// whether the service manager runs it (`stack autostart`), which the
+// stack package does not know about.
+type stackView struct {
+	*stack.Description
+	Autostart string `json:"autostart"` // on | off
+}
+
 // describeView renders a stack as a key/value block plus its endpoints.
 func describeView(d *stack.Description) ([][]string, string) {
 	rows := [][]string{{"name", d.Name}, {"state", d.State}}
@@ -89,7 +97,7 @@ func (f *Factory) printStack(d *stack.Description, t workspace.Target) error {
 func (f *Factory) printStackJSON(j stackJSON) error {
 	d := j.Description
 	rows, tail := describeView(d)
-	v := f.withAutostart(d)
+	v := stackView{Description: d, Autostart: f.autostart().State(d.Name)}
 	rows = append(rows, []string{"autostart", v.Autostart})
 	text := append(describeText(d), []string{"autostart", v.Autostart})
 	j.Autostart = v.Autostart
