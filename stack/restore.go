@@ -72,7 +72,11 @@ func (sv *Supervisor) keepBefore(ctx context.Context, s *Spec, final string) err
 		return err
 	}
 	defer stage.Abort()
-	_, entries, err := copyTrees(ctx, s.trees(), stage.Dir, s.hashCache())
+	_, later, err := copyTrees(ctx, s.trees(), stage.Dir, s.hashCache())
+	if err != nil {
+		return err
+	}
+	entries, err := later.finish(ctx)
 	if err != nil {
 		return err
 	}

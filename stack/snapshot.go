@@ -155,14 +155,21 @@ func (sv *Supervisor) Snapshot(ctx context.Context, name, snap string) (*Snapsho
 	}
 	defer stage.Abort()
 	res := &SnapshotResult{Path: final}
-	var entries []treecopy.Entry
+	// Only the copy happens while the stack is stopped: where it clones,
+	// the files the cache does not know are hashed from the staged copy
+	// after the stack is back (it is ours; the live data is not).
+	var later *manifestLater
 	cerr := sv.consistent(ctx, s, res, func() error {
-		m, e, err := copyTrees(ctx, s.trees(), stage.Dir, s.hashCache())
-		res.Method, entries = string(m), e
+		m, l, err := copyTrees(ctx, s.trees(), stage.Dir, s.hashCache())
+		res.Method, later = string(m), l
 		return err
 	})
 	if cerr != nil {
 		return nil, cerr
+	}
+	entries, err := later.finish(ctx)
+	if err != nil {
+		return nil, err
 	}
 	meta, err := sealSnapshot(s, filepath.Base(final), stage.Dir, entries, sv.now())
 	if err != nil {
@@ -226,31 +233,58 @@ func (sv *Supervisor) consistent(ctx context.Context, s *Spec, res *SnapshotResu
 }
 
 // copyTrees copies each tree into dst/<its name>; with a hash cache it
-// also returns the manifest of what it copied, paths prefixed by tree.
-func copyTrees(ctx context.Context, ts []tree, dst string, hash *treecopy.HashCache) (treecopy.Method, []treecopy.Entry, error) {
+// also returns the manifest of what it copied, to finish once the
+// sources may change again (cloned files are hashed from the copy then).
+func copyTrees(ctx context.Context, ts []tree, dst string, hash *treecopy.HashCache) (treecopy.Method, *manifestLater, error) {
 	var worst treecopy.Method
-	var all []treecopy.Entry
+	later := &manifestLater{cache: hash}
 	for _, t := range ts {
 		var m treecopy.Method
-		var entries []treecopy.Entry
 		var err error
 		if hash != nil {
-			m, entries, err = treecopy.CopyHashed(ctx, t.path, filepath.Join(dst, t.name), hash)
+			var h *treecopy.Hashing
+			m, h, err = treecopy.CopyHashedLater(ctx, t.path, filepath.Join(dst, t.name), hash)
+			later.trees = append(later.trees, namedHashing{t.name, h})
 		} else {
 			m, err = treecopy.Copy(ctx, t.path, filepath.Join(dst, t.name))
 		}
 		if err != nil {
 			return "", nil, err
 		}
-		for _, e := range entries {
-			e.Path = t.name + "/" + e.Path
-			all = append(all, e)
-		}
 		if worst == "" || m == treecopy.Streamed || (m == treecopy.Range && worst == treecopy.Clone) {
 			worst = m
 		}
 	}
-	return worst, all, hash.Save()
+	return worst, later, nil
+}
+
+// manifestLater is a copy's manifest, tree by tree, still to be hashed
+// where the copy cloned.
+type manifestLater struct {
+	trees []namedHashing
+	cache *treecopy.HashCache
+}
+
+type namedHashing struct {
+	name string
+	h    *treecopy.Hashing
+}
+
+// finish hashes what is left, saves the cache and returns the manifest,
+// paths prefixed by tree.
+func (l *manifestLater) finish(ctx context.Context) ([]treecopy.Entry, error) {
+	var all []treecopy.Entry
+	for _, t := range l.trees {
+		entries, err := t.h.Finish(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			e.Path = t.name + "/" + e.Path
+			all = append(all, e)
+		}
+	}
+	return all, l.cache.Save()
 }
 
 // sealSnapshot writes manifest.json and snapshot.json into a filled

@@ -22,6 +22,10 @@ type copier struct {
 	jobs  chan job
 	hash  bool
 	cache *HashCache
+	// later says which files are hashed after the copy, from the copy:
+	// those whose data was cloned (nil: none). pending are those jobs.
+	later   func(Method) bool
+	pending []job
 	// entries is the manifest in walk order: the walk appends, each
 	// worker writes the SHA-256 of its own file's entry; mu guards both.
 	entries []Entry
@@ -37,13 +41,7 @@ func (c *copier) work() {
 		}
 		m, err := copyFile(j)
 		if err == nil && j.idx >= 0 {
-			sum, ok := c.cache.sum(j.from, j.info)
-			if !ok {
-				if sum, err = filehash.SHA256(j.from); err == nil {
-					c.cache.remember(j.from, j.info, sum)
-				}
-			}
-			c.setSum(j.idx, sum)
+			err = c.sum(j, m)
 		}
 		if err != nil {
 			c.mu.Lock()
@@ -60,6 +58,29 @@ func (c *copier) work() {
 			}
 		}
 	}
+}
+
+// sum fills a copied file's manifest entry: from the cache, else by
+// reading the source while its bytes are fresh from the copy, else (a
+// clone, which read nothing) later from the copy, so that the source's
+// owner can have it back first.
+func (c *copier) sum(j job, m Method) error {
+	sum, ok := c.cache.sum(j.from, j.info)
+	if !ok && c.later != nil && c.later(m) {
+		c.mu.Lock()
+		c.pending = append(c.pending, j)
+		c.mu.Unlock()
+		return nil
+	}
+	if !ok {
+		var err error
+		if sum, err = filehash.SHA256(j.from); err != nil {
+			return err
+		}
+		c.cache.remember(j.from, j.info, sum)
+	}
+	c.setSum(j.idx, sum)
+	return nil
 }
 
 func (c *copier) add(e Entry) int {

@@ -149,7 +149,7 @@ const workers = 4
 // directory (a Staging's), preserving modes and modification times. A src
 // that does not exist copies nothing and makes no dst.
 func Copy(ctx context.Context, src, dst string) (Method, error) {
-	m, _, err := copyTree(ctx, src, dst, false, nil)
+	m, _, err := copyTree(ctx, src, dst, false, nil, nil)
 	return m, err
 }
 
@@ -159,13 +159,17 @@ func Copy(ctx context.Context, src, dst string) (Method, error) {
 // instead of reading the whole tree a second time. A file the cache
 // (may be nil) knows unchanged is not read at all.
 func CopyHashed(ctx context.Context, src, dst string, cache *HashCache) (Method, []Entry, error) {
-	return copyTree(ctx, src, dst, true, cache)
+	m, h, err := copyTree(ctx, src, dst, true, cache, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	return m, h.entries, nil
 }
 
-func copyTree(ctx context.Context, src, dst string, hash bool, cache *HashCache) (Method, []Entry, error) {
+func copyTree(ctx context.Context, src, dst string, hash bool, cache *HashCache, later func(Method) bool) (Method, *Hashing, error) {
 	fi, err := os.Lstat(src)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil, nil
+		return "", &Hashing{cache: cache}, nil
 	}
 	if err != nil {
 		return "", nil, err
@@ -173,7 +177,7 @@ func copyTree(ctx context.Context, src, dst string, hash bool, cache *HashCache)
 	if !fi.IsDir() {
 		return "", nil, fmt.Errorf("%s is not a directory", src)
 	}
-	c := &copier{jobs: make(chan job, 64), hash: hash, cache: cache}
+	c := &copier{jobs: make(chan job, 64), hash: hash, cache: cache, later: later}
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -247,7 +251,7 @@ func copyTree(ctx context.Context, src, dst string, hash bool, cache *HashCache)
 		}
 		_ = os.Chtimes(d.to, d.mtime, d.mtime)
 	}
-	return c.method(), c.entries, nil
+	return c.method(), &Hashing{entries: c.entries, pending: c.pending, cache: cache}, nil
 }
 
 // copyFile copies one regular file's data, mode and time.

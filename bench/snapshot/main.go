@@ -10,6 +10,7 @@ package main
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -36,7 +37,7 @@ func main() {
 		os.Exit(2)
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "file system\ttree\tcp -a\tfirst snapshot\tratio\trepeat snapshot\tratio\tclone\tratio\tmethod\t\n")
+	fmt.Fprintf(tw, "file system\ttree\tcp -a\tfirst snapshot\tratio\trepeat snapshot\tratio\tclone\tratio\tmethod\tdowntime first / repeat\t\n")
 	for _, d := range dirs {
 		label, dir, _ := strings.Cut(d, "=")
 		if dir == "" {
@@ -44,28 +45,30 @@ func main() {
 		}
 		r, err := measure(*loams, *server, dir, *runs, *small, *large)
 		if err != nil {
-			fmt.Fprintf(tw, "%s\t(failed: %v)\t\t\t\t\t\t\t\t\t\n", label, err)
+			fmt.Fprintf(tw, "%s\t(failed: %v)\t\t\t\t\t\t\t\t\t\t\n", label, err)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2fx\t%s\t%.2fx\t%s\t%.2fx\t%s\t\n", label, size(r.bytes), rate(r.bytes, r.cp),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2fx\t%s\t%.2fx\t%s\t%.2fx\t%s\t%d / %d ms\t\n", label, size(r.bytes), rate(r.bytes, r.cp),
 			rate(r.bytes, r.first), r.cp.Seconds()/r.first.Seconds(), rate(r.bytes, r.snap), r.cp.Seconds()/r.snap.Seconds(),
-			rate(r.bytes, r.clone), r.cp.Seconds()/r.clone.Seconds(), r.method)
+			rate(r.bytes, r.clone), r.cp.Seconds()/r.clone.Seconds(), r.method, r.downFirst, r.downRepeat)
 	}
 	for _, s := range skips {
 		label, reason, _ := strings.Cut(s, "=")
-		fmt.Fprintf(tw, "%s\t(skipped: %s)\t\t\t\t\t\t\t\t\t\n", label, reason)
+		fmt.Fprintf(tw, "%s\t(skipped: %s)\t\t\t\t\t\t\t\t\t\t\n", label, reason)
 	}
 	tw.Flush()
 	fmt.Println("\nrates are the tree's bytes over the median wall time of", *runs, "runs (warm page cache); ratio is cp -a's")
 	fmt.Println("time over loams' (>= 1: as fast or faster). A snapshot includes its SHA-256 manifest: the first hashes")
 	fmt.Println("every file, a repeat (median of the later runs) only what changed (none here). A snapshot or clone of a")
-	fmt.Println("stopped stack, so no downtime is in the numbers.")
+	fmt.Println("stopped stack, so no downtime is in those numbers. downtime is the downtime_ms of a snapshot of the")
+	fmt.Println("running stack: first with an empty hash cache, then a repeat.")
 }
 
 type result struct {
 	bytes                  int64
 	cp, first, snap, clone time.Duration
 	method                 string
+	downFirst, downRepeat  int64 // downtime_ms of snapshots of the running stack
 }
 
 func measure(loams, server, dir string, runs, small, large int) (result, error) {
@@ -134,7 +137,34 @@ func measure(loams, server, dir string, runs, small, large int) (result, error) 
 	if len(snaps) > 1 {
 		repeat = snaps[1:]
 	}
-	return result{bytes: bytes, cp: median(cps), first: snaps[0], snap: median(repeat), clone: median(clones), method: method}, nil
+	r := result{bytes: bytes, cp: median(cps), first: snaps[0], snap: median(repeat), clone: median(clones), method: method}
+	r.downFirst, r.downRepeat, err = downtimes(sh, loams, filepath.Join(root, "home", "stacks", "src", "snapshots", ".hashes.json"))
+	return r, err
+}
+
+// downtimes snapshots the running stack twice, the first time with no
+// hash cache, and returns each snapshot's downtime_ms.
+func downtimes(sh func(...string) (string, error), loams, cache string) (int64, int64, error) {
+	if _, err := sh(loams, "stack", "start", "src"); err != nil {
+		return 0, 0, err
+	}
+	defer func() { _, _ = sh(loams, "stack", "stop", "src") }()
+	_ = os.Remove(cache)
+	var ms [2]int64
+	for i := range ms {
+		out, err := sh(loams, "stack", "snapshot", "src", "--as", fmt.Sprintf("live%d", i), "-o", "json")
+		if err != nil {
+			return 0, 0, err
+		}
+		var res struct {
+			DowntimeMS int64 `json:"downtime_ms"`
+		}
+		if err := json.Unmarshal([]byte(out[max(strings.Index(out, "{"), 0):]), &res); err != nil { // past any stderr line
+			return 0, 0, fmt.Errorf("snapshot output: %v: %s", err, out)
+		}
+		ms[i] = res.DowntimeMS
+	}
+	return ms[0], ms[1], nil
 }
 
 // writeTree is a stack's data: small files in many directories, a few
