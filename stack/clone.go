@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"loams.dev/cli/internal/config"
-	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/treecopy"
 )
@@ -122,16 +121,8 @@ func (sv *Supervisor) commitClone(ctx context.Context, s *Spec, stage *treecopy.
 		return err
 	}
 	defer unlock()
-	if err := sv.refuseExisting(s.Name); err != nil {
+	if _, err := sv.admit(s); err != nil {
 		return err
-	}
-	names, err := List(sv.Home)
-	if err != nil {
-		return err
-	}
-	if len(names) >= MaxStacks {
-		return errs.New(errs.TooManyStacks, "delete one you no longer need (`loams stack list`, `loams stack delete NAME --yes`)",
-			"this LOAMS_HOME already has %d stacks, the most it may hold", MaxStacks).With("stacks", names)
 	}
 	if s.Ports, err = sv.allocatePorts(s.Engines, portBase, false); err != nil {
 		return err

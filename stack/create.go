@@ -104,20 +104,9 @@ func (sv *Supervisor) reserve(ctx context.Context, s *Spec, portBase int) (err e
 		return err
 	}
 	defer unlock()
-	if err := sv.refuseExisting(s.Name); err != nil {
-		return err
-	}
-	if abandoned(s.dir) { // under the lock: one create clears it
-		sv.undo(&Spec{Name: s.Name, dir: s.dir})
-	}
-	names, err := List(sv.Home)
+	names, err := sv.admit(s)
 	if err != nil {
 		return err
-	}
-	if len(names) >= MaxStacks {
-		return errs.New(errs.TooManyStacks, "delete one you no longer need (`loams stack list`, `loams stack delete NAME --yes`)",
-			"this LOAMS_HOME already has %d stacks, the most it may hold", MaxStacks).With("stacks", names).
-			ForAgent(errs.AskUser("loams stack delete NAME --yes") + " for a stack they no longer need (details.stacks lists them)")
 	}
 	if s.Ports, err = sv.allocatePorts(s.Engines, portBase, len(names) == 0); err != nil {
 		return err
@@ -164,6 +153,28 @@ func (sv *Supervisor) fileNewKey(ctx context.Context, name string) (secret.Store
 		return nil, err
 	}
 	return store, store.Set(ctx, name, key)
+}
+
+// admit is what a new stack and a clone both pass under the create lock:
+// the name is free (an abandoned create of it is cleared) and LOAMS_HOME
+// holds fewer than MaxStacks. It returns the stacks there are.
+func (sv *Supervisor) admit(s *Spec) ([]string, error) {
+	if err := sv.refuseExisting(s.Name); err != nil {
+		return nil, err
+	}
+	if dir := sv.Home.Stack(s.Name); abandoned(dir) { // under the lock: one create clears it
+		sv.undo(&Spec{Name: s.Name, dir: dir})
+	}
+	names, err := List(sv.Home)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) >= MaxStacks {
+		return nil, errs.New(errs.TooManyStacks, "delete one you no longer need (`loams stack list`, `loams stack delete NAME --yes`)",
+			"this LOAMS_HOME already has %d stacks, the most it may hold", MaxStacks).With("stacks", names).
+			ForAgent(errs.AskUser("loams stack delete NAME --yes") + " for a stack they no longer need (details.stacks lists them)")
+	}
+	return names, nil
 }
 
 func (sv *Supervisor) refuseExisting(name string) error {
