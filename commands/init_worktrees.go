@@ -14,11 +14,12 @@ import (
 // so a person says so.
 func planWorktrees(_ context.Context, r *initRun) (string, *initStepResult) {
 	const how = `set [dev] worktrees = "clone" in loams.toml to give each git worktree its own stack`
-	switch {
-	case r.projectDir == "":
+	if r.projectDir == "" {
 		return settled(stepSkipped("not in a project"))
-	case workspace.WorktreesSetting(r.projectDir) != "":
-		return settled(stepDone("loams.toml says worktrees = \"" + workspace.WorktreesSetting(r.projectDir) + "\""))
+	}
+	switch mode := workspace.WorktreesSetting(r.projectDir); {
+	case mode != "":
+		return settled(stepDone("loams.toml says worktrees = \"" + mode + "\""))
 	case !workspace.InGit(r.projectDir):
 		return settled(stepSkipped("not a git repository: no worktrees"))
 	case r.opts.yes:

@@ -34,6 +34,9 @@ type Binding struct {
 	Dir     string // the directory holding it
 	Stack   string // [dev] stack
 	Profile string // [dev] profile
+	// Worktrees is [dev] worktrees: "clone" gives each linked git
+	// worktree a stack of its own (worktree.go); anything else shares.
+	Worktrees string
 	// Unknown lists the keys of [dev] loams does not know; they are kept.
 	Unknown []string
 	// Ignored is a loams.toml found but not read (another user's, or
@@ -164,6 +167,8 @@ func parseManifest(path string, data []byte) (Binding, error) {
 					fmt.Sprintf("%q is not a profile name", s))
 			}
 			b.Profile = s
+		case k == "worktrees":
+			b.Worktrees = s
 		}
 	}
 	slices.Sort(b.Unknown)

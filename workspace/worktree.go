@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/BurntSushi/toml"
-
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/stack"
 )
@@ -34,7 +32,7 @@ type MakeWorktreeStack func(name, from, project string) error
 // commands get the target and find no stack, and nothing is copied on
 // their account (a copy of a running main stack stops it for a moment).
 func (w *Workspace) worktreeTarget(b Binding, create bool) (t Target, ok bool, err error) {
-	if b.Path == "" || b.Stack == "" || worktreesMode(b.Path) != WorktreesClone {
+	if b.Path == "" || b.Stack == "" || b.Worktrees != WorktreesClone {
 		return Target{}, false, nil
 	}
 	root, mainRoot := linkedWorktree(b.Dir)
@@ -87,24 +85,6 @@ func WorktreeStackName(main, worktree string) string {
 	return name
 }
 
-// worktreesMode reads [dev] worktrees; the manifest reader knows the key
-// (so it is not warned about) and leaves its value to this rule.
-func worktreesMode(path string) string {
-	data, err := readManifest(path)
-	if err != nil {
-		return ""
-	}
-	var doc struct {
-		Dev struct {
-			Worktrees string `toml:"worktrees"`
-		} `toml:"dev"`
-	}
-	if _, err := toml.Decode(string(data), &doc); err != nil {
-		return ""
-	}
-	return doc.Dev.Worktrees
-}
-
 // linkedWorktree is the top of the linked git worktree holding dir, or ""
 // in a main checkout, outside git, or without git: a linked worktree's
 // git dir differs from the common one.
@@ -142,7 +122,11 @@ func (w *Workspace) vouchMain(b Binding, root, mainRoot string) error {
 // WorktreesSetting is [dev] worktrees of the loams.toml in dir ("" when
 // unset or there is none).
 func WorktreesSetting(dir string) string {
-	return worktreesMode(filepath.Join(dir, ManifestName))
+	b, err := ReadManifest(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return ""
+	}
+	return b.Worktrees
 }
 
 // InGit reports whether dir is inside a git checkout (git is asked).
