@@ -129,6 +129,12 @@ type Workspace struct {
 	warned  sync.Once
 	binding Binding
 	bindErr error
+
+	// gitTree caches linkedWorktree's answer per directory: one request
+	// resolves its stack several times (resolve, ensure, export), and each
+	// answer is a git process. The MCP server's tool calls share it.
+	gitMu   sync.Mutex
+	gitTree map[string][2]string
 }
 
 // Binding is the project's loams.toml [dev] table; the zero Binding (no

@@ -35,7 +35,7 @@ func (w *Workspace) worktreeTarget(b Binding, create bool) (t Target, ok bool, e
 	if b.Path == "" || b.Stack == "" || b.Worktrees != WorktreesClone {
 		return Target{}, false, nil
 	}
-	root, mainRoot := linkedWorktree(b.Dir)
+	root, mainRoot := w.linkedWorktree(b.Dir)
 	if root == "" {
 		return Target{}, false, nil
 	}
@@ -89,7 +89,21 @@ func WorktreeStackName(main, worktree string) string {
 // in a main checkout, outside git, or without git: a linked worktree's
 // git dir differs from the common one.
 // mainRoot is the main checkout's top (the common git dir's parent).
-func linkedWorktree(dir string) (root, mainRoot string) {
+func (w *Workspace) linkedWorktree(dir string) (root, mainRoot string) {
+	w.gitMu.Lock()
+	defer w.gitMu.Unlock()
+	if r, ok := w.gitTree[dir]; ok {
+		return r[0], r[1]
+	}
+	root, mainRoot = askGitWorktree(dir)
+	if w.gitTree == nil {
+		w.gitTree = map[string][2]string{}
+	}
+	w.gitTree[dir] = [2]string{root, mainRoot}
+	return root, mainRoot
+}
+
+func askGitWorktree(dir string) (root, mainRoot string) {
 	cmd := exec.Command("git", "rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--show-toplevel")
 	cmd.Dir = dir
 	out, err := cmd.Output()
