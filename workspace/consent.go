@@ -46,10 +46,12 @@ func (w *Workspace) ToStart(name string) (Target, error) {
 
 // ExportIntoProject is ExportSource for a write into the project (env export
 // --write/--merge, MCP env_export), where the project's own scripts and
-// hooks can read the key: what loams.toml alone chose needs the user's
-// word first, checked before any key is read. profile is a profile named
-// in this very request (env_export's {"profile": …}): that word. Printing
-// (env export to stdout) goes to the person who asked and needs none.
+// hooks can read the key. Both checks come before any key is read: what
+// loams.toml alone chose needs the user's word, and in an unbound project
+// default_stack and the only stack do not decide what is written into it.
+// profile is a profile named in this very request (env_export's
+// {"profile": …}): that word. Printing (env export to stdout) goes to the
+// person who asked and needs neither.
 func (w *Workspace) ExportIntoProject(ctx context.Context, name, profile string) (envfile.Stack, Target, error) {
 	if profile != "" {
 		if !config.ProfileName().MatchString(profile) {
@@ -62,7 +64,9 @@ func (w *Workspace) ExportIntoProject(ctx context.Context, name, profile string)
 		_, t, err := w.Endpoint()
 		switch {
 		case err == nil:
-			err = w.vouch(t)
+			if err = w.vouch(t); err == nil {
+				err = w.RefuseUnbound(t)
+			}
 		case t.Source == FromWorktree:
 			err = nil // made on first need by ExportSource, whose copy of the main stack is vouched for (vouchMain)
 		}
@@ -70,7 +74,7 @@ func (w *Workspace) ExportIntoProject(ctx context.Context, name, profile string)
 			return envfile.Stack{}, t, err
 		}
 	}
-	return w.ExportInto(ctx, name)
+	return w.ExportSource(ctx, name)
 }
 
 // forProfile is this workspace for one request naming profile: every

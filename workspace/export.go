@@ -49,20 +49,6 @@ func (w *Workspace) ExportSource(ctx context.Context, name string) (envfile.Stac
 	return st, t, err
 }
 
-// ExportInto is ExportSource for a write into the project (env export
-// --write/--merge, MCP env_export): an unbound project needs a choice.
-func (w *Workspace) ExportInto(ctx context.Context, name string) (envfile.Stack, Target, error) {
-	if name == "" && w.StackFlag == "" {
-		// Refused before any key is read.
-		if _, t, err := w.Endpoint(); err == nil {
-			if err := w.RefuseUnbound(t); err != nil {
-				return envfile.Stack{}, t, err
-			}
-		}
-	}
-	return w.ExportSource(ctx, name)
-}
-
 // StackEnv is the one adapter from a stack to what .env.loams holds: its
 // variables and its key. A vanished key is secret_missing rather than an
 // empty LOAMS_API_KEY.
