@@ -64,41 +64,28 @@ func (f *Factory) useProjectDir(dir string) {
 // stackTarget is the stack a verb acts on: name when given, else the
 // target rule. Table mode says where an implicit choice came from.
 func (f *Factory) stackTarget(name string) (workspace.Target, error) {
-	ws, err := f.Workspace()
-	if err != nil {
-		return workspace.Target{}, err
-	}
-	t, err := ws.Stack(name)
-	if err != nil {
-		return t, err
-	}
-	f.sayTarget(t)
-	return t, nil
+	return f.target(name, (*workspace.Workspace).Stack)
 }
 
 // actingTarget is stackTarget for a verb that acts for the project (stack
 // start/stop without a name): an unbound project needs a choice.
 func (f *Factory) actingTarget(name string) (workspace.Target, error) {
-	ws, err := f.Workspace()
-	if err != nil {
-		return workspace.Target{}, err
-	}
-	t, err := ws.ActOn(name)
-	if err != nil {
-		return t, err
-	}
-	f.sayTarget(t)
-	return t, nil
+	return f.target(name, (*workspace.Workspace).ActOn)
 }
 
 // startTarget is actingTarget for a verb that starts the stack
 // (workspace.ToStart: consent, a worktree's own stack).
 func (f *Factory) startTarget(name string) (workspace.Target, error) {
+	return f.target(name, (*workspace.Workspace).ToStart)
+}
+
+// target asks the workspace's rule resolve and says what it chose.
+func (f *Factory) target(name string, resolve func(*workspace.Workspace, string) (workspace.Target, error)) (workspace.Target, error) {
 	ws, err := f.Workspace()
 	if err != nil {
 		return workspace.Target{}, err
 	}
-	t, err := ws.ToStart(name)
+	t, err := resolve(ws, name)
 	if err != nil {
 		return t, err
 	}
