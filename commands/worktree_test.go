@@ -73,6 +73,27 @@ func agentCall(t *testing.T, env []string, dir string, names ...string) []map[st
 
 func agentCalls(t *testing.T, env []string, dir string, calls []toolCall) []map[string]any {
 	t.Helper()
+	var outs []map[string]any
+	for i, r := range agentResults(t, env, dir, calls) {
+		if r.isError {
+			t.Fatalf("%s in %s: %s", calls[i].name, dir, r.raw)
+		}
+		outs = append(outs, r.out)
+	}
+	return outs
+}
+
+// toolResult is one call's structuredContent, whether it was a tool error,
+// and the raw JSON for messages.
+type toolResult struct {
+	out     map[string]any
+	isError bool
+	raw     string
+}
+
+// agentResults is agentCalls for a test that expects tool errors.
+func agentResults(t *testing.T, env []string, dir string, calls []toolCall) []toolResult {
+	t.Helper()
 	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
 	cmd.Env, cmd.Dir = append(env, "CLAUDE_PROJECT_DIR="+dir), dir
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -82,22 +103,18 @@ func agentCalls(t *testing.T, env []string, dir string, calls []toolCall) []map[
 		t.Fatal(err)
 	}
 	defer session.Close()
-	var outs []map[string]any
+	var results []toolResult
 	for _, c := range calls {
-		name := c.name
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: c.args})
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args})
 		if err != nil {
-			t.Fatalf("%s in %s: %v", name, dir, err)
+			t.Fatalf("%s in %s: %v", c.name, dir, err)
 		}
-		var out map[string]any
 		data, _ := json.Marshal(res.StructuredContent)
-		_ = json.Unmarshal(data, &out)
-		if res.IsError {
-			t.Fatalf("%s in %s: %s", name, dir, data)
-		}
-		outs = append(outs, out)
+		r := toolResult{isError: res.IsError, raw: string(data)}
+		_ = json.Unmarshal(data, &r.out)
+		results = append(results, r)
 	}
-	return outs
+	return results
 }
 
 // [dev] worktrees = "clone": two git worktrees of one project, each with
@@ -234,22 +251,9 @@ func TestWorktreeDoesNotCloneAnotherProjectsStack(t *testing.T) {
 	}
 	// The agent's face: stack_start {} creates a worktree's stack without
 	// asking, so here it must refuse.
-	cmd := exec.Command(testbin.Loams(t), "mcp", "serve")
-	cmd.Env, cmd.Dir = append(env, "CLAUDE_PROJECT_DIR="+wt), wt
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	session, err := mcp.NewClient(&mcp.Implementation{Name: t.Name(), Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "stack_start", Arguments: map[string]any{}})
-	session.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := json.Marshal(res.StructuredContent)
-	if !res.IsError || !strings.Contains(string(data), "confirmation_required") {
-		t.Errorf("stack_start {} in the cloned repo's worktree: want confirmation_required, got %s", data)
+	r := agentResults(t, env, wt, []toolCall{{"stack_start", map[string]any{}}})[0]
+	if !r.isError || !strings.Contains(r.raw, "confirmation_required") {
+		t.Errorf("stack_start {} in the cloned repo's worktree: want confirmation_required, got %s", r.raw)
 	}
 	if _, err := os.Stat(filepath.Join(home, "stacks", "bank-feature")); err == nil {
 		t.Error("bank's data was copied into the cloned repository's worktree stack")
