@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -22,7 +21,6 @@ type envExportOptions struct {
 	Merge       string
 	NoGitignore bool
 	ProjectDir  string
-	Cwd         string
 	Force       bool // rewrite a file written for another target
 
 	// Source is what gets exported for the --stack given ("" for none);
@@ -92,11 +90,6 @@ func newEnvExportCmd(f *Factory, runF func(context.Context, *envExportOptions) e
 			if f.JSON() {
 				opts.Format = "json"
 			}
-			cwd, err := os.Getwd()
-			if err != nil {
-				return err
-			}
-			opts.Cwd = cwd
 			if runF != nil {
 				return runF(ctx, opts)
 			}
@@ -135,7 +128,7 @@ func runEnvExport(ctx context.Context, f *Factory, opts *envExportOptions) error
 		out.Stack, out.Profile, out.Endpoint = "", st.Name, st.Endpoint
 	}
 	if opts.Write != "" || opts.Merge != "" {
-		dir, err := f.envDir(opts.ProjectDir, opts.Cwd)
+		dir, err := f.envDir(opts.ProjectDir)
 		if err != nil {
 			return err
 		}

@@ -47,7 +47,7 @@ func TestEnvExportRemoteProfileByteExact(t *testing.T) {
 	f := remoteFactory(t, output.Table)
 	dir := t.TempDir()
 	_ = os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{}`), 0o644)
-	if err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Write: ".env.loams", ProjectDir: dir, Cwd: dir, NoGitignore: true}); err != nil {
+	if err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Write: ".env.loams", ProjectDir: dir, NoGitignore: true}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, ".env.loams"))
@@ -71,7 +71,7 @@ LOAMS_PG_URL=postgres://loams.example.com:5432/default
 	// --merge: the block is named for the profile; bytes outside stay.
 	envPath := filepath.Join(dir, ".env")
 	_ = os.WriteFile(envPath, []byte("export PORT=3000\r\n# mine\r\n"), 0o640)
-	if err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Merge: ".env", ProjectDir: dir, Cwd: dir, NoGitignore: true}); err != nil {
+	if err := runEnvExport(context.Background(), f, &envExportOptions{Format: "dotenv", Merge: ".env", ProjectDir: dir, NoGitignore: true}); err != nil {
 		t.Fatal(err)
 	}
 	merged, _ := os.ReadFile(envPath)

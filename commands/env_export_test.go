@@ -111,7 +111,7 @@ func TestEnvExportPrints(t *testing.T) {
 		if tt.json {
 			fmtName = "json" // what the constructor does under --output json
 		}
-		err := runEnvExport(context.Background(), f, &envExportOptions{Format: fmtName, Source: oneStack().source, Cwd: t.TempDir()})
+		err := runEnvExport(context.Background(), f, &envExportOptions{Format: fmtName, Source: oneStack().source})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,7 +140,7 @@ func TestEnvExportWritesIntoProject(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(proj, ".env"), []byte("# mine\nexport A=1"), 0o640)
 	f, out, errOut := envFactory(t, output.Table, nil)
-	opts := &envExportOptions{Format: "dotenv", Write: ".env.loams", Merge: ".env", ProjectDir: proj, Source: oneStack().source, Cwd: t.TempDir()}
+	opts := &envExportOptions{Format: "dotenv", Write: ".env.loams", Merge: ".env", ProjectDir: proj, Source: oneStack().source}
 	if err := runEnvExport(context.Background(), f, opts); err != nil {
 		t.Fatal(err)
 	}

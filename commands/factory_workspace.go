@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"os"
 
 	"github.com/charmbracelet/lipgloss"
@@ -8,7 +9,6 @@ import (
 	"loams.dev/cli/internal/buildinfo"
 	"loams.dev/cli/internal/config"
 	"loams.dev/cli/internal/output"
-	"loams.dev/cli/project"
 	"loams.dev/cli/workspace"
 )
 
@@ -23,8 +23,12 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	// --project-dir, else $CLAUDE_PROJECT_DIR, which names the project
+	// for a command an agent runs (secrets-env.md): the one directory both
+	// the binding and .env.loams are found from, as under `mcp serve`.
+	projectDir := cmp.Or(f.projectDir, f.Getenv("CLAUDE_PROJECT_DIR"))
 	dir := f.Dir
-	if dir == "" && f.projectDir == "" {
+	if dir == "" && projectDir == "" {
 		if dir, err = os.Getwd(); err != nil {
 			dir = ""
 		}
@@ -33,7 +37,7 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	if f.Globals.ProfileExplicit {
 		profile = f.Globals.Profile
 	}
-	f.ws = workspace.Open(workspace.Selection{ProjectDir: f.projectDir, Cwd: dir, Stack: f.Globals.Stack,
+	f.ws = workspace.Open(workspace.Selection{ProjectDir: projectDir, Cwd: dir, Stack: f.Globals.Stack,
 		Endpoint: f.Globals.Endpoint, Profile: profile},
 		workspace.Env{Home: h, Getenv: f.Getenv, Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys,
 			Supervisor: f.Supervisor, Managed: managedBy(f.autostart())})
@@ -137,15 +141,12 @@ func (f *Factory) profileFromWorkspace() (config.Profile, error) {
 
 func userAgent() string { return "loams/" + buildinfo.Get().Version }
 
-// envDir is where a CLI command puts .env.loams (env export, init):
-// --project-dir as given; $CLAUDE_PROJECT_DIR, which names the project for
-// a command an agent runs (secrets-env.md) though the CLI's workspace does
-// not look at it; else where the workspace puts it for both faces, beside
-// the loams.toml that chose the stack (Workspace.EnvDir).
-func (f *Factory) envDir(flag, cwd string) (string, error) {
-	if flag != "" || f.Getenv("CLAUDE_PROJECT_DIR") != "" {
-		return project.Find(flag, f.Getenv, cwd)
-	}
+// envDir is where a CLI command puts .env.loams (env export, init): the
+// project the workspace was opened for (--project-dir, $CLAUDE_PROJECT_DIR),
+// else beside the loams.toml that chose the stack (Workspace.EnvDir), the
+// same for both faces.
+func (f *Factory) envDir(flag string) (string, error) {
+	f.useProjectDir(flag)
 	ws, err := f.Workspace()
 	if err != nil {
 		return "", err

@@ -211,11 +211,7 @@ func runEnv(ctx context.Context, r *initRun) initStepResult {
 // "" when there is none: init then writes no .env.loams rather than guess
 // ($HOME, a bare folder).
 func initProjectDir(f *Factory, flag string) (string, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	dir, err := f.envDir(flag, cwd)
+	dir, err := f.envDir(flag)
 	if errors.Is(err, project.ErrNotFound) {
 		return "", nil
 	}

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"cmp"
 	"os"
 
 	"loams.dev/cli/internal/buildinfo"
@@ -15,8 +14,9 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 		return nil, nil, err
 	}
 	// The project (and its loams.toml) is the agent's: --project-dir, else
-	// $CLAUDE_PROJECT_DIR, else the directory the host started us in.
-	f.useProjectDir(cmp.Or(opts.projectDir, f.Getenv("CLAUDE_PROJECT_DIR")))
+	// $CLAUDE_PROJECT_DIR (Factory.Workspace, as for every verb), else the
+	// directory the host started us in.
+	f.useProjectDir(opts.projectDir)
 	ws, err := f.Workspace()
 	if err != nil {
 		return nil, nil, err
