@@ -82,16 +82,25 @@ func (p *ttyProc) output() string {
 	return p.out.String()
 }
 
-// waitFor waits until the terminal shows s; loams ending first fails
-// the test.
+// ttyPatience bounds a wait for text on the terminal: loams stopped at a
+// prompt the test does not expect would otherwise hold `go test` until its
+// own timeout, with nothing said about where. A hang guard, not a speed
+// target: far above what any prompt takes, even under -race.
+const ttyPatience = 2 * time.Minute
+
+// waitFor waits until the terminal shows s; loams ending first, or
+// showing something else for ttyPatience, fails the test with what it showed.
 func (p *ttyProc) waitFor(t *testing.T, s string) {
 	t.Helper()
+	deadline := time.After(ttyPatience)
 	for !strings.Contains(p.output(), s) {
 		select {
 		case <-p.exited:
 			if !strings.Contains(p.output(), s) {
 				t.Fatalf("loams ended before showing %q:\n%s", s, p.output())
 			}
+		case <-deadline:
+			t.Fatalf("loams did not show %q in %s; the terminal shows:\n%s", s, ttyPatience, p.output())
 		case <-p.changed:
 		}
 	}
