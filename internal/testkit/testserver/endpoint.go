@@ -53,6 +53,12 @@ func guard(next http.Handler) http.Handler {
 		if key != "" && !openRoutes[r.URL.Path] {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(key)) != 1 {
+				// The REST API's errors are {"error", "message"}; the
+				// Connect routes' are {"code", "message"}.
+				if strings.HasPrefix(r.URL.Path, "/v1/") {
+					writeError(w, &apiError{http.StatusUnauthorized, "unauthenticated", "missing or wrong API key"})
+					return
+				}
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusUnauthorized)
 				w.Write([]byte(`{"code":"unauthenticated","message":"missing or wrong API key"}`))
