@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,10 +22,14 @@ type apiServer struct {
 	ready *atomic.Bool
 }
 
-func newAPIServer(t *testing.T) *apiServer {
+func newAPIServer(t *testing.T) *apiServer { return newRecordedAPIServer(t, "") }
+
+// newRecordedAPIServer records requests in the file record, as
+// TESTSERVER_HEADERS does.
+func newRecordedAPIServer(t *testing.T, record string) *apiServer {
 	const key = "loams_0123456789ab_secretsecretsecret"
 	t.Setenv("LOAMS_API_KEY", key)
-	t.Setenv("TESTSERVER_HEADERS", "")
+	t.Setenv("TESTSERVER_HEADERS", record)
 	ready := &atomic.Bool{}
 	ready.Store(true)
 	mux := http.NewServeMux()
@@ -268,4 +274,28 @@ func TestAuthReadinessAndUnknownRoutes(t *testing.T) {
 		t.Fatalf("a 503 without Retry-After: 1: %v", r.header)
 	}
 	s.call("POST", "/v1/namespaces/default/collections/kb/documents", kbOps()).mustError(t, http.StatusServiceUnavailable, "unavailable")
+}
+
+// The request log tells the snippet runners whether a call worked: each
+// line carries the status, and is there when the client has its answer.
+func TestRequestLogHasTheStatus(t *testing.T) {
+	record := filepath.Join(t.TempDir(), "requests.jsonl")
+	s := newRecordedAPIServer(t, record)
+	s.call("POST", "/v1/namespaces/default/collections", map[string]any{"name": "kb", "schema": kbSchema}).must(t, http.StatusCreated)
+	s.callWithKey("", "GET", "/v1/namespaces/default/collections", nil).must(t, http.StatusUnauthorized)
+	s.call("GET", "/v1/namespaces/default/collections/nope", nil).must(t, http.StatusNotFound)
+	s.call("GET", "/v1/namespaces/default/collections", nil).must(t, http.StatusOK)
+	data, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`{"authorization":true,"method":"POST","namespace":"","path":"/v1/namespaces/default/collections","status":201}`,
+		`{"authorization":false,"method":"GET","namespace":"","path":"/v1/namespaces/default/collections","status":401}`,
+		`{"authorization":true,"method":"GET","namespace":"","path":"/v1/namespaces/default/collections/nope","status":404}`,
+		`{"authorization":true,"method":"GET","namespace":"","path":"/v1/namespaces/default/collections","status":200}`,
+	}
+	if got := strings.TrimSpace(string(data)); got != strings.Join(want, "\n") {
+		t.Fatalf("recorded:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
 }
