@@ -147,6 +147,9 @@ type writeResult struct {
 	Results []map[string]any `json:"results"`
 }
 
+// setHeaders puts the token in its header too: every write returns it in both.
+func (w *writeResult) setHeaders(h http.Header) { h.Set("Loams-Consistency-Token", w.Token) }
+
 // op is one entry of "ops": exactly one of upsert and delete.
 type op struct {
 	Upsert *struct {
@@ -175,21 +178,21 @@ func docID(raw json.RawMessage) (string, bool) {
 
 // writeDocuments applies a batch of ops: all of them, or none when one is
 // wrong, so a 400 leaves the collection as it was.
-func (s *store) writeDocuments(r *http.Request) (*writeResult, error) {
+func (s *store) writeDocuments(r *http.Request) (int, any, error) {
 	var req struct {
 		Ops []op `json:"ops"`
 	}
 	if err := decode(r, &req); err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	if len(req.Ops) == 0 {
-		return nil, badRequest(`"ops" is empty: send [{"upsert":{"id","source","vectors"}}] or [{"delete":{"id"}}]`)
+		return 0, nil, badRequest(`"ops" is empty: send [{"upsert":{"id","source","vectors"}}] or [{"delete":{"id"}}]`)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c, err := s.collectionOf(r.PathValue("ns"), r.PathValue("c"))
 	if err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	type change struct {
 		id  string
@@ -201,14 +204,14 @@ func (s *store) writeDocuments(r *http.Request) (*writeResult, error) {
 		case o.Upsert != nil && o.Delete == nil:
 			id, ok := docID(o.Upsert.ID)
 			if !ok {
-				return nil, badRequest("ops[%d].upsert: \"id\" must be a non-empty string or a number", i)
+				return 0, nil, badRequest("ops[%d].upsert: \"id\" must be a non-empty string or a number", i)
 			}
 			doc := &document{id: id, source: o.Upsert.Source, vectors: o.Upsert.Vectors}
 			if doc.source == nil {
 				doc.source = map[string]any{}
 			}
 			if err := c.admit(doc); err != nil {
-				return nil, badRequest("ops[%d].upsert (id %q): %s", i, id, err)
+				return 0, nil, badRequest("ops[%d].upsert (id %q): %s", i, id, err)
 			}
 			changes = append(changes, change{id, doc})
 		case o.Delete != nil && o.Upsert == nil:
@@ -221,11 +224,11 @@ func (s *store) writeDocuments(r *http.Request) (*writeResult, error) {
 			}
 			id, ok := docID(raw)
 			if !ok {
-				return nil, badRequest("ops[%d].delete: want {\"id\": \"…\"}", i)
+				return 0, nil, badRequest("ops[%d].delete: want {\"id\": \"…\"}", i)
 			}
 			changes = append(changes, change{id: id})
 		default:
-			return nil, badRequest("ops[%d]: each op is {\"upsert\":{…}} or {\"delete\":{…}}, one of them", i)
+			return 0, nil, badRequest("ops[%d]: each op is {\"upsert\":{…}} or {\"delete\":{…}}, one of them", i)
 		}
 	}
 	s.seq++
@@ -245,7 +248,7 @@ func (s *store) writeDocuments(r *http.Request) (*writeResult, error) {
 		}
 		res.Results = append(res.Results, result)
 	}
-	return res, nil
+	return http.StatusOK, res, nil
 }
 
 // admit checks a document against the schema: vectors the schema names,

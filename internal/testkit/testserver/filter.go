@@ -19,14 +19,14 @@ func (c *collection) compileFilter(raw json.RawMessage) (func(*document) bool, e
 	if err := json.Unmarshal(raw, &f); err != nil || len(f) != 1 {
 		return nil, badRequest("filter %s: want one of {and|or|not|term|terms|range|exists|ids|match: …}", raw)
 	}
-	for op, arg := range f {
-		keep, err := c.filterOp(op, arg)
-		if err != nil {
+	var keep func(*document) bool
+	var err error
+	for op, arg := range f { // the one entry
+		if keep, err = c.filterOp(op, arg); err != nil {
 			return nil, badRequest("filter %s: %s", op, err.Error())
 		}
-		return keep, nil
 	}
-	panic("unreachable")
+	return keep, nil
 }
 
 func (c *collection) filterOp(op string, arg json.RawMessage) (func(*document) bool, error) {

@@ -107,6 +107,9 @@ func decode(r *http.Request, v any) error {
 	return nil
 }
 
+// headed is an answer that sets response headers of its own.
+type headed interface{ setHeaders(http.Header) }
+
 // nativeRoutes adds the native API to mux. ready reports whether the
 // metastore is up: before that every route answers 503, like /ready.
 func nativeRoutes(mux *http.ServeMux, s *store, ready func() bool) {
@@ -121,6 +124,9 @@ func nativeRoutes(mux *http.ServeMux, s *store, ready func() bool) {
 				writeError(w, err)
 				return
 			}
+			if hv, ok := v.(headed); ok {
+				hv.setHeaders(w.Header())
+			}
 			if status == http.StatusNoContent {
 				w.WriteHeader(status)
 				return
@@ -133,23 +139,10 @@ func nativeRoutes(mux *http.ServeMux, s *store, ready func() bool) {
 	handle("GET /v1/namespaces/{ns}/collections", s.listCollections)
 	handle("GET /v1/namespaces/{ns}/collections/{c}", s.getCollection)
 	handle("DELETE /v1/namespaces/{ns}/collections/{c}", s.deleteCollection)
+	handle("POST /v1/namespaces/{ns}/collections/{c}/documents", s.writeDocuments)
 	handle("POST /v1/namespaces/{ns}/collections/{c}/documents/get", s.getDocuments)
 	handle("POST /v1/namespaces/{ns}/query", s.query)
 	handle("POST /v1/namespaces/{ns}/sql", s.sql)
-	// The write route sets the token header itself.
-	mux.HandleFunc("POST /v1/namespaces/{ns}/collections/{c}/documents", func(w http.ResponseWriter, r *http.Request) {
-		if !ready() {
-			writeError(w, &apiError{http.StatusServiceUnavailable, "unavailable", "the metastore is not ready yet"})
-			return
-		}
-		res, err := s.writeDocuments(r)
-		if err != nil {
-			writeError(w, err)
-			return
-		}
-		w.Header().Set("Loams-Consistency-Token", res.Token)
-		writeStatus(w, http.StatusOK, res)
-	})
 	// Anything else under /v1/ is the server's 404, not Go's text one.
 	mux.HandleFunc("/v1/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, notFound("no route %s %s", r.Method, r.URL.Path))
