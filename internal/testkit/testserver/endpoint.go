@@ -14,7 +14,7 @@ import (
 //	LOAMS_API_KEY=<key>              every route but /health, /ready and
 //	                                 GetInstance (no auth, as the real server)
 //	                                 answers 401 without "Authorization: Bearer <key>"
-//	TESTSERVER_HEADERS=FILE          append each request's method, path and
+//	TESTSERVER_HEADERS=FILE          append each request's method, path, status and
 //	                                 Authorization/Loams-Namespace presence as JSON lines
 //
 // The stand-in serves GetInstance (server.md) and WhoAmI (key id only).
@@ -37,30 +37,57 @@ func instanceRoutes(mux *http.ServeMux, getInstance http.HandlerFunc) {
 }
 
 // guard answers 401 to requests without the key the server was started
-// with, and records headers for the redirect tests.
+// with, and records each request (with the status it got, so snippet runs
+// can tell a call that worked from one that reached the server) for the
+// redirect tests and scripts/run-*-snippets.
 func guard(next http.Handler) http.Handler {
 	key := os.Getenv("LOAMS_API_KEY")
 	record := os.Getenv("TESTSERVER_HEADERS")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		if record != "" {
-			line, _ := json.Marshal(map[string]any{"method": r.Method, "path": r.URL.Path,
-				"authorization": r.Header.Get("Authorization") != "", "namespace": r.Header.Get("Loams-Namespace")})
-			if f, err := os.OpenFile(record, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
-				f.Write(append(line, '\n'))
-				f.Close()
-			}
+			// Written before the response is finished, so a client that
+			// has its answer finds the line.
+			defer func() {
+				line, _ := json.Marshal(map[string]any{"method": r.Method, "path": r.URL.Path, "status": sw.status,
+					"authorization": r.Header.Get("Authorization") != "", "namespace": r.Header.Get("Loams-Namespace")})
+				if f, err := os.OpenFile(record, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
+					f.Write(append(line, '\n'))
+					f.Close()
+				}
+			}()
 		}
 		if key != "" && !openRoutes[r.URL.Path] {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(key)) != 1 {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusUnauthorized)
-				w.Write([]byte(`{"code":"unauthenticated","message":"missing or wrong API key"}`))
+				// The REST API's errors are {"error", "message"}; the
+				// Connect routes' are {"code", "message"}.
+				if strings.HasPrefix(r.URL.Path, "/v1/") {
+					writeError(sw, &apiError{http.StatusUnauthorized, "unauthenticated", "missing or wrong API key"})
+					return
+				}
+				sw.Header().Set("Content-Type", "application/json")
+				sw.WriteHeader(http.StatusUnauthorized)
+				sw.Write([]byte(`{"code":"unauthenticated","message":"missing or wrong API key"}`))
 				return
 			}
 		}
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(sw, r)
 	})
+}
+
+// statusWriter remembers the status a handler answered.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if !w.wrote {
+		w.status, w.wrote = status, true
+	}
+	w.ResponseWriter.WriteHeader(status)
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

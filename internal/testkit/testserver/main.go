@@ -1,7 +1,8 @@
 // Command testserver is a stand-in for the Loams server, for tests only: it
 // takes the real server's command line, binds every port it is given (and,
 // like the real server, each listener with a default that is not switched
-// off), answers /health, /ready and GetInstance, and exits 0 on SIGTERM.
+// off), answers /health, /ready and GetInstance, serves the native REST
+// API in memory on --listen (native.go), and exits 0 on SIGTERM.
 // It is never shipped, and the CLI never starts it on its own.
 //
 // Knobs, through the environment:
@@ -200,6 +201,11 @@ func (b build) serve(binds map[string]string, versionLine string, tlsF tlsFiles,
 	})
 	instanceRoutes(mux, b.getInstance(versionLine))
 	mux.HandleFunc("/testserver/put", putHandler(dirs))
+	// The native REST API is the native port's alone (native.go); the
+	// compatibility ports answer only what they share with it.
+	native := http.NewServeMux()
+	native.Handle("/", mux)
+	nativeRoutes(native, newStore(), func() bool { return time.Since(started) >= delay })
 	for _, l := range listeners {
 		addr, ok := binds[l.flag]
 		if !ok {
@@ -210,12 +216,15 @@ func (b build) serve(binds map[string]string, versionLine string, tlsF tlsFiles,
 			fmt.Fprintf(os.Stderr, "loams: binding %s %s: %v\n", l.flag, addr, err)
 			return 1
 		}
-		msg := l.log
+		msg, h := l.log, guard(mux)
+		if l.flag == "--listen" {
+			h = guard(native)
+		}
 		if l.flag == "--listen" && tlsF.cert != "" {
-			go func() { _ = http.ServeTLS(ln, guard(mux), tlsF.cert, tlsF.key) }()
+			go func() { _ = http.ServeTLS(ln, h, tlsF.cert, tlsF.key) }()
 			msg = strings.Replace(msg, "http://", "https://", 1)
 		} else {
-			go func() { _ = http.Serve(ln, guard(mux)) }()
+			go func() { _ = http.Serve(ln, h) }()
 		}
 		fmt.Printf(msg+"\n", ln.Addr()) // the bound address: tests may pass port 0
 	}

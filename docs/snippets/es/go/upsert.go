@@ -38,7 +38,7 @@ func show(body io.ReadCloser, err error) {
 
 func main() {
 	es := connect()
-	res, err := es.Index("articles", strings.NewReader(`{"title": "Refunds", "body": "refunds take 5 days"}`),
+	res, err := es.Index("articles", strings.NewReader(`{"title": "Refunds", "body": "a refund takes 5 days"}`),
 		es.Index.WithDocumentID("1"), es.Index.WithRefresh("true"))
 	if err != nil {
 		log.Fatal(err)

@@ -10,7 +10,7 @@ if (existsSync(".env.loams")) process.loadEnvFile(".env.loams");
 const es = new Client({ node: process.env.ELASTICSEARCH_URL, auth: { bearer: process.env.LOAMS_API_KEY } });
 
 const docs = [
-  { id: "1", title: "Refunds", body: "refunds take 5 days" },
+  { id: "1", title: "Refunds", body: "a refund takes 5 days" },
   { id: "2", title: "Shipping", body: "shipping is free over 50 EUR" },
 ];
 const res = await es.bulk({

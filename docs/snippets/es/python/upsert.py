@@ -17,7 +17,7 @@ es = Elasticsearch(os.environ["ELASTICSEARCH_URL"], bearer_auth=os.environ["LOAM
 from elasticsearch import helpers
 
 docs = [
-    {"_index": "articles", "_id": "1", "title": "Refunds", "body": "refunds take 5 days", "embedding": [0.1, 0.2, 0.3, 0.4]},
+    {"_index": "articles", "_id": "1", "title": "Refunds", "body": "a refund takes 5 days", "embedding": [0.1, 0.2, 0.3, 0.4]},
     {"_index": "articles", "_id": "2", "title": "Shipping", "body": "shipping is free over 50 EUR", "embedding": [0.4, 0.3, 0.2, 0.1]},
 ]
 helpers.bulk(es, docs, refresh=True)

@@ -12,7 +12,7 @@ interface Article {
 
 async function main(): Promise<void> {
   const docs: (Article & { id: string })[] = [
-    { id: "1", title: "Refunds", body: "refunds take 5 days" },
+    { id: "1", title: "Refunds", body: "a refund takes 5 days" },
     { id: "2", title: "Shipping", body: "shipping is free over 50 EUR" },
   ];
   const res = await es.bulk({

@@ -45,7 +45,7 @@ func call(method, path string, body any) []byte {
 
 func main() {
 	ops := []map[string]any{
-		{"upsert": map[string]any{"id": "1", "source": map[string]any{"body": "refunds take 5 days", "lang": "en"}, "vectors": map[string]any{"embedding": []float32{0.1, 0.2, 0.3, 0.4}}}},
+		{"upsert": map[string]any{"id": "1", "source": map[string]any{"body": "a refund takes 5 days", "lang": "en"}, "vectors": map[string]any{"embedding": []float32{0.1, 0.2, 0.3, 0.4}}}},
 		{"upsert": map[string]any{"id": "2", "source": map[string]any{"body": "shipping is free over 50 EUR", "lang": "en"}, "vectors": map[string]any{"embedding": []float32{0.4, 0.3, 0.2, 0.1}}}},
 	}
 	var res struct {

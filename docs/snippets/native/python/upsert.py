@@ -16,7 +16,7 @@ BASE = os.environ["LOAMS_URL"]
 KEY = os.environ["LOAMS_API_KEY"]
 
 ops = [
-    {"upsert": {"id": "1", "source": {"body": "refunds take 5 days", "lang": "en"}, "vectors": {"embedding": [0.1, 0.2, 0.3, 0.4]}}},
+    {"upsert": {"id": "1", "source": {"body": "a refund takes 5 days", "lang": "en"}, "vectors": {"embedding": [0.1, 0.2, 0.3, 0.4]}}},
     {"upsert": {"id": "2", "source": {"body": "shipping is free over 50 EUR", "lang": "en"}, "vectors": {"embedding": [0.4, 0.3, 0.2, 0.1]}}},
 ]
 req = urllib.request.Request(BASE + "/v1/namespaces/default/collections/kb/documents", method="POST",

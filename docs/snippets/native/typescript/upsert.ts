@@ -17,7 +17,7 @@ async function call(method: string, path: string, body?: unknown): Promise<unkno
 async function main(): Promise<void> {
   const result = (await call("POST", "/v1/namespaces/default/collections/kb/documents", {
     ops: [
-      { upsert: { id: "1", source: { body: "refunds take 5 days", lang: "en" }, vectors: { embedding: [0.1, 0.2, 0.3, 0.4] } } },
+      { upsert: { id: "1", source: { body: "a refund takes 5 days", lang: "en" }, vectors: { embedding: [0.1, 0.2, 0.3, 0.4] } } },
       { upsert: { id: "2", source: { body: "shipping is free over 50 EUR", lang: "en" }, vectors: { embedding: [0.4, 0.3, 0.2, 0.1] } } },
     ],
   })) as { token: string };

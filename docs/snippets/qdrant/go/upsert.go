@@ -41,7 +41,7 @@ func main() {
 		CollectionName: "docs",
 		Wait:           &wait,
 		Points: []*qdrant.PointStruct{
-			{Id: qdrant.NewIDNum(1), Vectors: qdrant.NewVectors(0.1, 0.2, 0.3, 0.4), Payload: qdrant.NewValueMap(map[string]any{"body": "refunds take 5 days"})},
+			{Id: qdrant.NewIDNum(1), Vectors: qdrant.NewVectors(0.1, 0.2, 0.3, 0.4), Payload: qdrant.NewValueMap(map[string]any{"body": "a refund takes 5 days"})},
 			{Id: qdrant.NewIDNum(2), Vectors: qdrant.NewVectors(0.4, 0.3, 0.2, 0.1), Payload: qdrant.NewValueMap(map[string]any{"body": "shipping is free over 50 EUR"})},
 		},
 	})

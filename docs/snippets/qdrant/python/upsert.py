@@ -17,7 +17,7 @@ client = QdrantClient(url=os.environ["QDRANT_URL"], api_key=os.environ["LOAMS_AP
 client.upsert(
     collection_name="docs",
     points=[
-        models.PointStruct(id=1, vector=[0.1, 0.2, 0.3, 0.4], payload={"body": "refunds take 5 days"}),
+        models.PointStruct(id=1, vector=[0.1, 0.2, 0.3, 0.4], payload={"body": "a refund takes 5 days"}),
         models.PointStruct(id=2, vector=[0.4, 0.3, 0.2, 0.1], payload={"body": "shipping is free over 50 EUR"}),
     ],
     wait=True,

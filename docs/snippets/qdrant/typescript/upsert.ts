@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   await client.upsert("docs", {
     wait: true,
     points: [
-      { id: 1, vector: [0.1, 0.2, 0.3, 0.4], payload: { body: "refunds take 5 days" } },
+      { id: 1, vector: [0.1, 0.2, 0.3, 0.4], payload: { body: "a refund takes 5 days" } },
       { id: 2, vector: [0.4, 0.3, 0.2, 0.1], payload: { body: "shipping is free over 50 EUR" } },
     ],
   });
