@@ -21,6 +21,7 @@ var engineWords = map[string]string{
 	"postgres": "pg", "postgresql": "pg", "pg": "pg", "psql": "pg",
 	"flight": "flight-sql", "adbc": "flight-sql", "arrow": "flight-sql",
 	"durable": "durable", "native": "native",
+	"psycopg": "pg", "pgx": "pg",
 }
 
 // enginePages are the guides about one engine.
@@ -38,6 +39,8 @@ var languageWords = map[string]string{
 	"typescript": "typescript", "ts": "typescript", "node": "typescript", "nodejs": "typescript",
 	"javascript": "typescript", "js": "typescript", "npm": "typescript", "pnpm": "typescript", "deno": "typescript",
 	"golang": "go", "rust": "rust", "cargo": "rust", "crate": "rust",
+	"poetry": "python", "venv": "python", "pandas": "python", "psycopg": "python",
+	"yarn": "typescript", "bun": "typescript", "pgx": "go",
 	"curl": "shell", "bash": "shell", "shell": "shell",
 }
 

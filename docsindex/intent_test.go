@@ -74,6 +74,9 @@ func TestIntentOf(t *testing.T) {
 		{"what does port_in_use mean", "", "", true},
 		{"LOAMS_API_KEY", "", "", false},
 		{"the server crashed at start", "", "", true},
+		{"open a psycopg cursor", "pg", "python", false},
+		{"a pgx pool", "pg", "go", false},
+		{"load it into pandas", "", "python", false},
 	}
 	for _, tt := range tests {
 		in := intentOf(tt.query)
