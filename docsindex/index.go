@@ -122,6 +122,9 @@ func Build(sections []Section) *Index {
 	for i, s := range sections {
 		title := strings.Join(s.TitlePath, " ")
 		tt, bt := tk.tokens(title), tk.tokens(s.Body)
+		if lead := leadOf(s); lead != "" {
+			bt = append(bt, tk.tokens(lead)...) // the lead counts twice
+		}
 		counts := map[string]*posting{}
 		for _, t := range tt {
 			if counts[t] == nil {
@@ -361,4 +364,29 @@ func (ix *Index) inAnyTitle(terms map[string]float64) bool {
 		}
 	}
 	return false
+}
+
+// leadOf is a guide section's lead: its first sentence, up to a code
+// block, a table or a list. Each guide section opens on what a reader
+// would be trying to do when it is the answer, in the reader's words (the
+// task, the symptom, the engine or tool); a word there says more about the
+// section than the same word further down, so the lead counts twice in
+// the body. Snippets have no lead: they are code.
+func leadOf(s Section) string {
+	if !strings.HasPrefix(s.Path, "guides/") {
+		return ""
+	}
+	var lead []string
+	for _, line := range strings.Split(s.Body, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "#") {
+			break
+		}
+		lead = append(lead, t)
+	}
+	text := strings.Join(lead, " ")
+	if i := strings.Index(text, ". "); i >= 0 {
+		text = text[:i+1]
+	}
+	return text
 }

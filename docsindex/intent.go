@@ -21,6 +21,7 @@ var engineWords = map[string]string{
 	"postgres": "pg", "postgresql": "pg", "pg": "pg", "psql": "pg",
 	"flight": "flight-sql", "adbc": "flight-sql", "arrow": "flight-sql",
 	"durable": "durable", "native": "native",
+	"psycopg": "pg", "pgx": "pg",
 }
 
 // enginePages are the guides about one engine.
@@ -38,6 +39,8 @@ var languageWords = map[string]string{
 	"typescript": "typescript", "ts": "typescript", "node": "typescript", "nodejs": "typescript",
 	"javascript": "typescript", "js": "typescript", "npm": "typescript", "pnpm": "typescript", "deno": "typescript",
 	"golang": "go", "rust": "rust", "cargo": "rust", "crate": "rust",
+	"poetry": "python", "venv": "python", "pandas": "python", "psycopg": "python",
+	"yarn": "typescript", "bun": "typescript", "pgx": "go",
 	"curl": "shell", "bash": "shell", "shell": "shell",
 }
 
@@ -116,6 +119,11 @@ const (
 	otherLanguageWeight = 0.5 // code in another language than the one asked for
 	failureBoost        = 1.3 // error help, for a question about a failure
 	noFailureWeight     = 0.7 // error help, for a question about anything else
+	// exactSnippetBoost undoes snippetWeight for the snippet of the engine
+	// and the language a question names: "create an elasticsearch index
+	// from node" asks for that code, and the guides, which show Python and
+	// curl, only talk about it.
+	exactSnippetBoost = 1 / snippetWeight
 )
 
 // weight is what intent makes of a section's score.
@@ -137,6 +145,9 @@ func (in intent) weight(f facets) float64 {
 	}
 	if len(in.languages) > 0 && f.language != "" && !in.languages[f.language] {
 		w *= otherLanguageWeight
+	}
+	if f.language != "" && in.languages[f.language] && in.engines[f.engine] {
+		w *= exactSnippetBoost // a snippet's language is set, and only a snippet's
 	}
 	return w
 }

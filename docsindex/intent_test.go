@@ -74,6 +74,9 @@ func TestIntentOf(t *testing.T) {
 		{"what does port_in_use mean", "", "", true},
 		{"LOAMS_API_KEY", "", "", false},
 		{"the server crashed at start", "", "", true},
+		{"open a psycopg cursor", "pg", "python", false},
+		{"a pgx pool", "pg", "go", false},
+		{"load it into pandas", "", "python", false},
 	}
 	for _, tt := range tests {
 		in := intentOf(tt.query)
@@ -86,5 +89,27 @@ func TestIntentOf(t *testing.T) {
 		if in.failure != tt.failure {
 			t.Errorf("%q: failure %v, want %v", tt.query, in.failure, tt.failure)
 		}
+	}
+}
+
+// The snippet of the engine and the language a question names answers it
+// before the engine's guide, whose code is in another language and which
+// says the question's words more often.
+func TestSearchGivesTheSnippetOfTheEngineAndLanguageAsked(t *testing.T) {
+	t.Parallel()
+	ix := Build([]Section{
+		{Path: "guides/engines/elasticsearch.md", TitlePath: []string{"Elasticsearch API", "Bulk indexing"},
+			Body: "Create an index, then index many documents at once with helpers.bulk in Python."},
+		{Path: "snippets/es/typescript/create_collection.ts", TitlePath: []string{"Snippets", "es typescript create collection"},
+			Body: "import { Client } from '@elastic/elasticsearch'\n// create the index\nawait client.indices.create({ index: 'docs' })"},
+		{Path: "guides/stacks.md", TitlePath: []string{"Stacks", "Create a stack"}, Body: "loams stack create makes a stack."},
+		{Path: "guides/engines/qdrant.md", TitlePath: []string{"Qdrant API", "Collections and points"}, Body: "Create a collection with qdrant-client."},
+	})
+	if got := first(ix, "create an elasticsearch index from node"); !strings.HasPrefix(got, "snippets/es/typescript/") {
+		t.Errorf("first = %s, want the TypeScript snippet", got)
+	}
+	// Named without a language, the guide stays first.
+	if got := first(ix, "create an elasticsearch index"); !strings.HasPrefix(got, "guides/") {
+		t.Errorf("no language: first = %s, want the guide", got)
 	}
 }

@@ -62,3 +62,20 @@ func TestSearchAskersProseWordsCountLess(t *testing.T) {
 		t.Errorf("first = %s, want Which server a command talks to", got)
 	}
 }
+
+// A section's lead, the sentence that says what a reader would be trying
+// to do there, counts more than the same words further down another
+// section.
+func TestSearchLeadCountsTwice(t *testing.T) {
+	t.Parallel()
+	ix := Build([]Section{
+		{Path: "guides/a.md", TitlePath: []string{"Guide", "Alpha"},
+			Body: "The files sit in one directory, named by date. Rotate the archive weekly."},
+		{Path: "guides/b.md", TitlePath: []string{"Guide", "Beta"},
+			Body: "Rotate the archive weekly. The files sit in one directory, named by date."},
+		{Path: "guides/c.md", TitlePath: []string{"Other", "Unrelated"}, Body: "Nothing about it."},
+	})
+	if got := first(ix, "rotate archive"); !strings.Contains(got, "Beta") {
+		t.Errorf("first = %s, want the section whose lead says it", got)
+	}
+}

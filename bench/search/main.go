@@ -83,6 +83,7 @@ func main() {
 	rounds := flag.Int("rounds", 20, "times each query runs for the latency figures")
 	withBleve := flag.Bool("bleve", true, "run bleve beside our index (false: ours only, for quick ranking checks)")
 	flag.BoolVar(&showMisses, "misses", false, "print each query whose first result is not a wanted section")
+	flag.BoolVar(&showRanks, "ranks", false, "print each query's rank of its first wanted section (0: not in the top 10), to diff two revisions")
 	flag.Parse()
 	bundle, err := docsindex.Open(docs.FS, "bench").Sections()
 	check(err)
@@ -146,6 +147,13 @@ func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelle
 				lat = append(lat, time.Since(t))
 				if r == 0 {
 					m, rc := score(sections, got, q.want)
+					if showRanks && name == "loams" {
+						rank := 0
+						if m > 0 {
+							rank = int(1/m + 0.5)
+						}
+						fmt.Fprintf(os.Stderr, "RANK [%s] %q %d\n", corpus, q.query, rank)
+					}
 					mrr += m
 					recall += rc
 					if m == 1 {
@@ -164,7 +172,7 @@ func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelle
 	}
 }
 
-var showMisses bool
+var showMisses, showRanks bool
 
 // miss prints a query whose first result is not wanted, with the top three.
 func miss(corpus string, sections []docsindex.Section, q labelled, got []int) {
