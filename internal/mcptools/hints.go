@@ -42,12 +42,19 @@ var SearchHints = map[string]string{
 const MetaAlwaysLoad = "anthropic/alwaysLoad"
 
 // AlwaysLoad are the tools an agent needs in most sessions, so a search
-// before the first call is a turn lost: search_docs answers the questions
+// before the first call is a turn lost. search_docs answers the questions
 // an agent meets first (ports, variables, errors), and its name competes in
-// ToolSearch with Claude Code's own WebSearch for the word "search". Its
-// definition costs what bench/toolsearch reports as "loams tools up front"
-// (about 1 KB); the other tools stay deferred, found by their hints.
-var AlwaysLoad = map[string]bool{"search_docs": true}
+// ToolSearch with Claude Code's own WebSearch for the word "search".
+// stack_status is the first call for anything about a stack (the
+// instructions say so), and "list", the word people use for it, is Claude
+// Code's own: a word of a deferred tool's name scores 13 there (CronList,
+// TaskList, ListMcpResourcesTool) plus 4 for its hint and 2 for its
+// description, 19 in all, while a word in our hint and description scores
+// 6, so "list stacks health" cannot rank it first by any wording (18). Both
+// are read-only; their definitions cost what bench/toolsearch reports as
+// "loams tools up front" (about 1.3 KB); the six others stay deferred,
+// found by their hints.
+var AlwaysLoad = map[string]bool{"search_docs": true, "stack_status": true}
 
 // Meta is a tool's _meta for hosts that defer tools: its search hint, and
 // alwaysLoad where the tool is one of AlwaysLoad.
