@@ -20,8 +20,9 @@ const MetaSearchHint = "anthropic/searchHint"
 //
 //   - a hint names the verbs and objects of its own tool, with their
 //     synonyms, and not those of a sibling: "start" words are stack_start's,
-//     "create" words stack_create's, and the three stack tools share only
-//     the nouns (a local database, search engine or stack, the engines).
+//     "create" words stack_create's ("run" is stack_start's, not the
+//     snippets' "run sql"), and the three stack tools share the same nouns
+//     (stackNouns).
 //   - a tool with a list of values names each in people's words
 //     (get_sdk_snippet: connect … create a collection … sql; add_package:
 //     every package it may install and the languages; their tests check
@@ -32,27 +33,34 @@ var SearchHints = map[string]string{
 	"search_docs": "loams documentation, docs, guides, manual, how to, faq: port and ports, settings, config, " +
 		"environment variables, api key, engines (qdrant, elasticsearch, postgres, flight sql), " +
 		"error, error code and error codes, troubleshooting, fix a failure, mcp setup, cli commands and flags reference",
-	"get_sdk_snippet": "code example, sample code, snippet, starter or boilerplate code for an app: connect, client setup, " +
+	"get_sdk_snippet": "code example, sample code, snippet, starter or boilerplate code for an app: connect a client, " +
 		"create a collection or index, insert, upsert or index documents, query, search, vector search, full-text search, " +
-		"hybrid search or run sql from python, typescript, javascript, node, go, shell, curl or psql to qdrant, " +
+		"hybrid search or sql from python, typescript, javascript, node, go, shell, curl or psql to qdrant, " +
 		"elasticsearch, postgres, the vector database or the native endpoint",
 	"loams_info": "loams doctor: version of the loams cli, installed or missing server binary, installation check, " +
 		"home and data directory, where keys are stored (keyring or file secrets backend), available engines, " +
 		"stack count; diagnose setup problems",
-	"stack_status": "is the local database or search engine running? list local stacks: state, health, " +
-		"ports, urls, endpoints, connection info, crash logs",
-	"stack_create": "create, make, set up, setup, spin up or provision a new local stack: a dev database, vector database " +
-		"or search engine for this project or its tests (qdrant, elasticsearch, postgres, sql, mysql); a fresh, " +
-		"throwaway or sandbox stack, or a copy or clone of one",
-	"stack_start": "start, restart, boot, run, launch, resume, wake or bring up a stopped, crashed or down local database, " +
-		"search engine, server or stack (qdrant, elasticsearch, postgres) after a reboot or a crash, and wait until it is ready",
+	"stack_status": "is it running? list, check or show " + stackNouns + ": state, health, ports, urls, endpoints, " +
+		"connection info, crash logs",
+	"stack_create": "create, make, set up, setup, spin up or provision a new, fresh, throwaway or sandbox " + stackNouns +
+		" for this project or its tests, or a copy or clone of one",
+	"stack_start": "start, restart, boot, run, launch, resume, wake or bring up " + stackNouns + " that is stopped, " +
+		"crashed or down after a reboot or a crash, and wait until it is ready",
 	"env_export": "write, save, generate or update the env file: .env, dotenv, env vars with the connection settings, " +
-		"connection string, urls, endpoints and api key; environment variables, credentials and secrets for the app to load",
+		"connection string, urls, endpoints and api key; environment variables, credentials and secrets for the app " +
+		"or project to load",
 	"add_package": "install or add a client library, driver, sdk, package or dependency to the project with npm, pnpm, " +
 		"yarn, bun, pip, uv, poetry, cargo or go get (package.json, requirements.txt, pyproject.toml, go.mod, cargo.toml): " +
 		"the sdk, live, durable, bullmq or celery, or the qdrant, elasticsearch, postgres (pg, psycopg, pgx) or " +
 		"flight sql client for python, typescript, javascript, node, go or rust",
 }
+
+// stackNouns are what the three stack tools act on, in people's words: the
+// same in each hint, so only a request's verb tells them apart ("restart
+// the dev database" had ranked stack_create first when only its hint said
+// "dev").
+const stackNouns = "a local or dev database, vector database, search engine, server or stack (qdrant, elasticsearch, " +
+	"postgres, mysql, sql) running locally"
 
 // MetaAlwaysLoad is the tool _meta key that makes Claude Code put the tool
 // in the model's tool list up front instead of deferring it behind
