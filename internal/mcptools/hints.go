@@ -67,20 +67,21 @@ const stackNouns = "a local or dev database, vector database, search engine, ser
 // ToolSearch (equivalent to defer_loading: false on the API).
 const MetaAlwaysLoad = "anthropic/alwaysLoad"
 
-// AlwaysLoad are the tools an agent needs in most sessions, so a search
-// before the first call is a turn lost. search_docs answers the questions
-// an agent meets first (ports, variables, errors), and its name competes in
-// ToolSearch with Claude Code's own WebSearch for the word "search".
-// stack_status is the first call for anything about a stack (the
-// instructions say so), and "list", the word people use for it, is Claude
-// Code's own: a word of a deferred tool's name scores 13 there (CronList,
-// TaskList, ListMcpResourcesTool) plus 4 for its hint and 2 for its
-// description, 19 in all, while a word in our hint and description scores
-// 6, so "list stacks health" cannot rank it first by any wording (18). Both
-// are read-only; their definitions cost what bench/toolsearch reports as
-// "loams tools up front" (about 1.3 KB); the six others stay deferred,
+// AlwaysLoad are the tools whose own words ToolSearch gives to Claude
+// Code's tools, so no wording ranks them first: a word of a deferred tool's
+// name scores 13 there, plus 4 for its hint and 2 for its description, 19
+// in all, while a word in our hint and description scores 6, so a request
+// with such a word and two others is lost. search_docs ("search":
+// WebSearch) answers the questions an agent meets first; stack_status
+// ("list": CronList, TaskList, ListMcpResourcesTool) is the first call for
+// anything about a stack, as the instructions say; get_sdk_snippet's own
+// tasks are "search", "hybrid search" and "create a collection" (WebSearch,
+// TaskCreate, and stack_create's name). All three are read-only, and the
+// instructions send the model to them first. Their definitions cost what
+// bench/toolsearch reports as "loams tools up front" (about 2 KB of the
+// 78 KB the model reads before any search); the five others stay deferred,
 // found by their hints.
-var AlwaysLoad = map[string]bool{"search_docs": true, "stack_status": true}
+var AlwaysLoad = map[string]bool{"search_docs": true, "stack_status": true, "get_sdk_snippet": true}
 
 // Meta is a tool's _meta for hosts that defer tools: its search hint, and
 // alwaysLoad where the tool is one of AlwaysLoad.
