@@ -10,8 +10,9 @@ const MetaSearchHint = "anthropic/searchHint"
 
 // SearchHints are a few phrases per tool in the words people use for what
 // the tool does, taken from its purpose and the guide that teaches it
-// (getting-started, stacks, engines, env-and-secrets, packages), never from
-// a list of test queries. How ToolSearch scores (Claude Code 2.1, read from
+// (getting-started, stacks, engines, env-and-secrets, packages), not from
+// the benchmark's requests (bench/toolsearch's probes showed which kinds of
+// word lose; the words come from the tools). How ToolSearch scores (Claude Code 2.1, read from
 // its source): per word of the query, 12 for a word of the tool's name (and
 // 4 more when it is inside the name), 4 when the hint has it as a whole
 // word (\bword\b, so the forms people type are listed: "set up" and
