@@ -11,13 +11,14 @@ const MetaSearchHint = "anthropic/searchHint"
 // SearchHints are a few phrases per tool in the words people use for what
 // the tool does, taken from its purpose and the guide that teaches it
 // (getting-started, stacks, engines, env-and-secrets, packages), not from
-// the benchmark's requests (bench/toolsearch's probes showed which kinds of
-// word lose; the words come from the tools). How ToolSearch scores (Claude Code 2.1, read from
-// its source): per word of the query, 12 for a word of the tool's name (and
-// 4 more when it is inside the name), 4 when the hint has it as a whole
-// word (\bword\b, so the forms people type are listed: "set up" and
-// "setup", "install" and "installed"), 2 when the description has it; ties
-// go to Claude Code's own tools, then to our tools in name order. So:
+// the benchmark's requests (bench/toolsearch's probes showed which kinds
+// of word lose; the words come from the tools). How ToolSearch scores
+// (Claude Code 2.1, read from its source): per word of the query, 12 for a
+// word of the tool's name (and 4 more when it is inside the name), 4 when
+// the hint has it as a whole word (\bword\b, so the forms people type are
+// listed: "set up" and "setup", "install" and "installed"), 2 when the
+// description has it; ties go to Claude Code's own tools, then to our
+// tools in name order. So:
 //
 //   - a hint names the verbs and objects of its own tool, with their
 //     synonyms, and not those of a sibling: "start" words are stack_start's,
@@ -43,8 +44,8 @@ var SearchHints = map[string]string{
 		"stack count; diagnose setup problems",
 	"stack_status": "is it running? list, check or show " + stackNouns + ": state, health, ports, urls, endpoints, " +
 		"connection info, crash logs",
-	"stack_create": "create, make, set up, setup, spin up or provision a new, fresh, throwaway or sandbox " + stackNouns +
-		" for this project or its tests, or a copy or clone of one",
+	"stack_create": "create, make, set up, setup, spin up or provision " + stackNouns + ": a new, fresh, throwaway " +
+		"or sandbox one for this project or its tests, or a copy or clone of one",
 	"stack_start": "start, restart, boot, run, launch, resume, wake or bring up " + stackNouns + " that is stopped, " +
 		"crashed or down after a reboot or a crash, and wait until it is ready",
 	"env_export": "write, save, generate or update the env file: .env, dotenv, env vars with the connection settings, " +

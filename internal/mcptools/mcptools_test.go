@@ -64,8 +64,8 @@ func TestSearchHints(t *testing.T) {
 }
 
 // search_docs, stack_status and get_sdk_snippet are loaded up front in
-// hosts that defer tools; every other tool stays deferred (no alwaysLoad key: the host's default), and every
-// tool carries its hint.
+// hosts that defer tools; every other tool stays deferred (no alwaysLoad
+// key: the host's default), and every tool carries its hint.
 func TestMeta(t *testing.T) {
 	for _, n := range Names {
 		m := Meta(n)
