@@ -18,7 +18,8 @@ func (s *Server) addPackageTool() tool {
 		Name:  "add_package",
 		Title: "Add a Loams SDK package",
 		// tools/list must stay under 6 KiB for the model: every byte here counts.
-		Description: "Add a Loams SDK or a snippet's client, pinned, with the project's package manager; do not edit manifests.",
+		Description: "Install a Loams SDK or a snippet's client library as a pinned dependency, with the project's package manager; " +
+			"do not edit manifests.",
 		Annotations: annotations(writes, destructive, notIdempotent, openWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			p := sc.Properties["package"]

@@ -18,8 +18,9 @@ func (s *Server) getSDKSnippetTool() tool {
 	return newTool(toolSpec[getSDKSnippetInput, *docsindex.Snippet]{
 		Name:  "get_sdk_snippet",
 		Title: "Get a Loams code snippet",
-		Description: "Tested code for an engine and language, reading its endpoint and key from .env.loams variables, " +
-			"with the packages it needs. Use it when writing app code.",
+		Description: "Tested example code (connect, create a collection, upsert, search, hybrid search, SQL) in Python, " +
+			"TypeScript, JavaScript, Go or shell for Qdrant, Elasticsearch, Postgres or native, reading its endpoint and " +
+			"key from .env.loams, with the packages it needs. Use it when writing app code.",
 		Annotations: annotations(readOnly, notDestructive, idempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			sc.Properties["engine"].Enum = enumOf(engines)

@@ -30,8 +30,8 @@ func (s *Server) stackCreateTool() tool {
 	return newTool(toolSpec[stackCreateInput, stackCreated]{
 		Name:  "stack_create",
 		Title: "Create a local stack",
-		Description: "Create and start a local stack (a Loams server on 127.0.0.1). Use it when stack_status " +
-			"shows none for the project, then call env_export. Binds an unbound project (loams.toml). At most 8 stacks; needs the server installed.",
+		Description: "Create (set up) and start a local stack: a Loams server on 127.0.0.1 (database, search engine). " +
+			"Use it when stack_status shows none for the project, then call env_export. Binds an unbound project (loams.toml). At most 8 stacks; needs the server installed.",
 		Annotations: annotations(writes, notDestructive, notIdempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")

@@ -21,8 +21,8 @@ func (s *Server) stackStartTool() tool {
 	return newTool(toolSpec[stackStartInput, stackStarted]{
 		Name:  "stack_start",
 		Title: "Start a local stack",
-		Description: "Start a stopped or crashed stack and wait (up to 60 s) until it is ready; a running one is returned " +
-			"as is. Errors carry the server's last log lines.",
+		Description: "Start a stopped or crashed local stack (database, search engine) and wait (up to 60 s) until it " +
+			"is ready; a running one is returned as is. Errors carry the server's last log lines.",
 		Annotations: annotations(writes, notDestructive, idempotent, closedWorld),
 		Schema: func(sc *jsonschemaSchema) {
 			stackNameSchema(sc, "name")

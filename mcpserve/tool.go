@@ -68,8 +68,10 @@ func newTool[In, Out any](spec toolSpec[In, Out]) tool {
 		}
 		return newArgSchema(&schema)
 	})
+	// The title goes in Tool.title only: annotations.title is the same
+	// words again, the fallback of clients older than 2025-06-18 (which then
+	// show the name), and tools/list is read in every session (6 KiB budget).
 	ann := spec.Annotations
-	ann.Title = spec.Title
 	def := &mcp.Tool{Name: spec.Name, Title: spec.Title, Description: spec.Description,
 		InputSchema: json.RawMessage(inJSON), OutputSchema: json.RawMessage(outJSON), Annotations: &ann}
 	handle := func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

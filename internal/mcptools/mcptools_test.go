@@ -63,9 +63,9 @@ func TestSearchHints(t *testing.T) {
 	}
 }
 
-// search_docs is loaded up front in hosts that defer tools; every other
-// tool stays deferred (no alwaysLoad key: the host's default), and every
-// tool carries its hint.
+// search_docs, stack_status and get_sdk_snippet are loaded up front in
+// hosts that defer tools; every other tool stays deferred (no alwaysLoad
+// key: the host's default), and every tool carries its hint.
 func TestMeta(t *testing.T) {
 	for _, n := range Names {
 		m := Meta(n)
@@ -73,7 +73,7 @@ func TestMeta(t *testing.T) {
 			t.Errorf("%s: _meta hint %v", n, m[MetaSearchHint])
 		}
 		_, set := m[MetaAlwaysLoad]
-		if want := n == "search_docs"; set != want || (set && m[MetaAlwaysLoad] != true) {
+		if want := n == "search_docs" || n == "stack_status" || n == "get_sdk_snippet"; set != want || (set && m[MetaAlwaysLoad] != true) {
 			t.Errorf("%s: alwaysLoad %v, want it set: %v", n, m[MetaAlwaysLoad], want)
 		}
 	}
