@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"loams.dev/cli/docsindex"
 )
 
 // docsFiles counts the bundle's guides and snippets on disk.
@@ -88,6 +90,7 @@ func TestDocsResources(t *testing.T) {
 		}
 
 		guide, _ := os.ReadFile("../docs/guides/engines/qdrant.md")
+		guide = []byte(docsindex.StripAsks(string(guide))) // the index's asks comments are never served
 		for _, uri := range []string{"loams://docs/guides/engines/qdrant.md", "loams://docs/guides%2Fengines%2Fqdrant.md"} {
 			read := s.request("resources/read", map[string]any{"uri": uri})
 			c := read["contents"].([]any)[0].(map[string]any)
