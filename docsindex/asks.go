@@ -20,7 +20,7 @@ const (
 	asksClose = "-->"
 	// asksMaxLines bounds how far a comment may run before its "-->": one
 	// that runs on (a typo, a lost close) is text, never the rest of the page.
-	asksMaxLines = 6
+	asksMaxLines = 8
 	// AsksMaxBytes is the most an asks comment should hold; a test over the
 	// guides enforces it. Longer, it stops being a list of questions and
 	// starts outweighing the section's own words.
