@@ -60,6 +60,9 @@ func TestDocsSearchJSONHasWholeSections(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || len(res.Results) == 0 {
 		t.Fatalf("%v: %s", err, r.stdout)
 	}
+	if strings.Contains(r.stdout, "<!-- asks") {
+		t.Errorf("docs search shows a section's asks comment:\n%s", r.stdout)
+	}
 	if !strings.Contains(res.Results[0].Content, "```python\nimport os\nfrom qdrant_client import QdrantClient\n") {
 		t.Errorf("first result:\n%s", res.Results[0].Content)
 	}

@@ -79,6 +79,9 @@ func TestDocsResources(t *testing.T) {
 		// Gemini CLI reads only URIs the list names exactly: every search
 		// result carries its page's.
 		found := s.request("tools/call", map[string]any{"name": "search_docs", "arguments": map[string]any{"query": "qdrant port python"}})
+		if data, _ := json.Marshal(found); strings.Contains(string(data), "asks:") {
+			t.Errorf("search_docs shows a section's asks comment: %s", data)
+		}
 		for _, r := range found["structuredContent"].(map[string]any)["results"].([]any) {
 			if page, _ := r.(map[string]any)["page_uri"].(string); !slices.Contains(uris, page) {
 				t.Errorf("search result page_uri %q is not a listed resource", page)
