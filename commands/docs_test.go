@@ -11,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"loams.dev/cli/docs"
+	"loams.dev/cli/docsindex"
 )
 
 // rawMarkdown are the marks a terminal reader should never see.
@@ -59,6 +60,9 @@ func TestDocsSearchJSONHasWholeSections(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || len(res.Results) == 0 {
 		t.Fatalf("%v: %s", err, r.stdout)
 	}
+	if strings.Contains(r.stdout, "<!-- asks") {
+		t.Errorf("docs search shows a section's asks comment:\n%s", r.stdout)
+	}
 	if !strings.Contains(res.Results[0].Content, "```python\nimport os\nfrom qdrant_client import QdrantClient\n") {
 		t.Errorf("first result:\n%s", res.Results[0].Content)
 	}
@@ -72,6 +76,7 @@ func TestDocsSearchJSONHasWholeSections(t *testing.T) {
 func TestDocsShow(t *testing.T) {
 	t.Parallel()
 	file, _ := fs.ReadFile(docs.FS, "guides/engines/qdrant.md")
+	file = []byte(docsindex.StripAsks(string(file))) // the page as is, less the index's asks comments
 	piped := runLoams(t, nil, false, "docs", "show", "guides/engines/qdrant.md")
 	if piped.code != 0 || piped.stdout != string(file) {
 		t.Errorf("piped docs show is not the page as is (exit %d, %d of %d bytes)", piped.code, len(piped.stdout), len(file))

@@ -1,7 +1,6 @@
 package docsindex
 
 import (
-	"bufio"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,6 +15,9 @@ type Section struct {
 	Level     int      // the heading's level (## is 2); 0 before the first heading and for snippets
 	TitlePath []string // Stacks › Ports › Port conflicts
 	Body      string
+	// Asks are the questions the section answers, in askers' words, from
+	// the comment under its heading (asks.go): indexed, never shown.
+	Asks string
 }
 
 // Title is the page's title (its first heading).
@@ -42,10 +44,9 @@ func splitSections(path, src string) []Section {
 		}
 		body.Reset()
 	}
-	sc := bufio.NewScanner(strings.NewReader(src))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
+	lines := strings.Split(src, "\n")
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSuffix(lines[i], "\r")
 		if strings.HasPrefix(strings.TrimSpace(line), "```") {
 			inFence = !inFence
 		}
@@ -81,6 +82,9 @@ func splitSections(path, src string) []Section {
 			anchors[a] = 1
 		}
 		cur = &Section{Path: path, Anchor: a, Level: level, TitlePath: tp}
+		if asks, next, ok := asksAt(lines, i+1); ok {
+			cur.Asks, i = asks, next-1
+		}
 	}
 	emit()
 	return out

@@ -63,8 +63,8 @@ func (b *Bundle) Pages() ([]Page, error) {
 			title = d.sec.TitlePath[1] + " (snippet)"
 		}
 		page := Page{Path: p, URI: URIPrefix + p, Title: title, MIMEType: MIMEType(p)}
-		if info, err := fs.Stat(b.fsys, p); err == nil {
-			page.Size = int(info.Size())
+		if data, err := fs.ReadFile(b.fsys, p); err == nil {
+			page.Size = len(StripAsks(string(data))) // what reading it returns
 		}
 		out = append(out, page)
 	}
@@ -86,7 +86,7 @@ func (b *Bundle) Read(ref string) (*Document, error) {
 		if err != nil {
 			return nil, notFound(ref, "")
 		}
-		doc.Text = string(data)
+		doc.Text = StripAsks(string(data)) // the asks are for the index, not for readers
 		return doc, nil
 	}
 	if err := b.load(); err != nil {

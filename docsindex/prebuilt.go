@@ -22,7 +22,7 @@ var prebuilt string
 
 // formatVersion changes whenever the encoding or the tokenizer changes, so
 // an index from older code is never read by newer code.
-const formatVersion = "loams-docs-index 2\n"
+const formatVersion = "loams-docs-index 3\n"
 
 // Encode writes the index of the docs tree fsys in the prebuilt format: the
 // sections, the snippets and the postings, and a fingerprint of the files
@@ -50,12 +50,15 @@ func Encode(fsys fs.FS) ([]byte, error) {
 			e.str(t)
 		}
 		e.str(d.sec.Body)
+		e.str(d.sec.Asks)
 		e.str(d.lowerText)
 		e.uint(d.titleLen)
 		e.uint(d.bodyLen)
+		e.uint(d.asksLen)
 	}
 	e.float(ix.avgTitle)
 	e.float(ix.avgBody)
+	e.float(ix.avgAsks)
 	total := 0
 	for _, ps := range ix.postings {
 		total += len(ps)
@@ -71,6 +74,7 @@ func Encode(fsys fs.FS) ([]byte, error) {
 			last = int(p.doc)
 			e.uint(int(p.title))
 			e.uint(int(p.body))
+			e.uint(int(p.asks))
 		}
 	}
 	e.uint(len(snippets))
@@ -101,10 +105,10 @@ func decode(data string) (*Index, map[string]Snippet, error) {
 		for j := range s.TitlePath {
 			s.TitlePath[j] = d.str()
 		}
-		s.Body = d.str()
-		ix.docs[i] = doc{sec: s, lowerText: d.str(), titleLen: d.uint(), bodyLen: d.uint()}
+		s.Body, s.Asks = d.str(), d.str()
+		ix.docs[i] = doc{sec: s, lowerText: d.str(), titleLen: d.uint(), bodyLen: d.uint(), asksLen: d.uint()}
 	}
-	ix.avgTitle, ix.avgBody = d.float(), d.float()
+	ix.avgTitle, ix.avgBody, ix.avgAsks = d.float(), d.float(), d.float()
 	ix.terms = make([]string, d.uint())
 	ix.postings = make([][]posting, len(ix.terms))
 	all := make([]posting, d.uint())
@@ -119,7 +123,7 @@ func decode(data string) (*Index, map[string]Snippet, error) {
 		doc := 0
 		for j := range ps {
 			doc += d.uint()
-			ps[j] = posting{doc: int32(doc), title: uint16(d.uint()), body: uint16(d.uint())}
+			ps[j] = posting{doc: int32(doc), title: uint16(d.uint()), body: uint16(d.uint()), asks: uint16(d.uint())}
 		}
 		ix.postings[i] = ps
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"loams.dev/cli/docsindex"
 )
 
 // docsFiles counts the bundle's guides and snippets on disk.
@@ -77,6 +79,9 @@ func TestDocsResources(t *testing.T) {
 		// Gemini CLI reads only URIs the list names exactly: every search
 		// result carries its page's.
 		found := s.request("tools/call", map[string]any{"name": "search_docs", "arguments": map[string]any{"query": "qdrant port python"}})
+		if data, _ := json.Marshal(found); strings.Contains(string(data), "asks:") {
+			t.Errorf("search_docs shows a section's asks comment: %s", data)
+		}
 		for _, r := range found["structuredContent"].(map[string]any)["results"].([]any) {
 			if page, _ := r.(map[string]any)["page_uri"].(string); !slices.Contains(uris, page) {
 				t.Errorf("search result page_uri %q is not a listed resource", page)
@@ -88,6 +93,7 @@ func TestDocsResources(t *testing.T) {
 		}
 
 		guide, _ := os.ReadFile("../docs/guides/engines/qdrant.md")
+		guide = []byte(docsindex.StripAsks(string(guide))) // the index's asks comments are never served
 		for _, uri := range []string{"loams://docs/guides/engines/qdrant.md", "loams://docs/guides%2Fengines%2Fqdrant.md"} {
 			read := s.request("resources/read", map[string]any{"uri": uri})
 			c := read["contents"].([]any)[0].(map[string]any)
