@@ -99,6 +99,7 @@ func main() {
 	run(tw, "bundle, agent questions 3", bundle, readQueries("queries-agent-3.tsv"), *rounds, engines)
 	run(tw, "bundle, agent questions 4", bundle, readQueries("queries-agent-4.tsv"), *rounds, engines)
 	run(tw, "bundle, agent questions 5", bundle, readQueries("queries-agent-5.tsv"), *rounds, engines)
+	run(tw, "bundle, agent questions 6", bundle, readQueries("queries-agent-6.tsv"), *rounds, engines)
 	if *nodeDir == "" {
 		tw.Flush()
 		return
