@@ -11,6 +11,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"io"
 	"math/big"
 	"net"
 	"os"
@@ -96,12 +97,14 @@ type Options struct {
 	Cert, KeyFile string   // serve TLS with these (from CA.Issue)
 	APIKey        string   // require Authorization: Bearer APIKey
 	Env           []string // more environment (TESTSERVER_*)
+	ES            bool     // also serve the Elasticsearch listener (Server.ESURL)
 }
 
 // Server is a running stand-in; it is stopped when the test ends.
 type Server struct {
-	URL  string // https://127.0.0.1:PORT (or http://)
-	Port string
+	URL   string // https://127.0.0.1:PORT (or http://)
+	Port  string
+	ESURL string // the Elasticsearch listener, with Options.ES
 }
 
 // Start runs the stand-in on 127.0.0.1 with a port the kernel picks and
@@ -109,7 +112,12 @@ type Server struct {
 func Start(t testing.TB, o Options) *Server {
 	t.Helper()
 	dir := t.TempDir()
-	args := []string{"dev", "--data-dir", dir, "--listen", "127.0.0.1:0", "--no-flight-sql", "--no-qdrant", "--no-es", "--no-durable", "--no-mcp", "--no-live"}
+	args := []string{"dev", "--data-dir", dir, "--listen", "127.0.0.1:0", "--no-flight-sql", "--no-qdrant", "--no-durable", "--no-mcp", "--no-live"}
+	if o.ES {
+		args = append(args, "--es-listen", "127.0.0.1:0")
+	} else {
+		args = append(args, "--no-es")
+	}
 	if o.Cert != "" {
 		args = append(args, "--tls-cert", o.Cert, "--tls-key", o.KeyFile)
 	}
@@ -136,23 +144,37 @@ func Start(t testing.TB, o Options) *Server {
 			<-done
 		}
 	})
-	found := make(chan string, 1)
+	// The listening lines, native first or not: the server prints each as
+	// its listener binds.
+	lines := make(chan [2]string, 2)
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			if u, ok := strings.CutPrefix(sc.Text(), "loams listening on "); ok {
-				found <- u
+				lines <- [2]string{"native", u}
+			} else if u, ok := strings.CutPrefix(sc.Text(), "loams es listening on "); ok {
+				lines <- [2]string{"es", u}
 			}
 		}
+		_, _ = io.Copy(io.Discard, out)
 	}()
-	select {
-	case u := <-found:
-		_, port, _ := net.SplitHostPort(strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://"))
-		return &Server{URL: u, Port: port}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the stand-in did not print its listening line")
+	srv := &Server{}
+	timeout := time.After(20 * time.Second)
+	for srv.URL == "" || (o.ES && srv.ESURL == "") {
+		select {
+		case l := <-lines:
+			if l[0] == "es" {
+				srv.ESURL = l[1]
+				continue
+			}
+			srv.URL = l[1]
+			_, srv.Port, _ = net.SplitHostPort(strings.TrimPrefix(strings.TrimPrefix(l[1], "https://"), "http://"))
+		case <-timeout:
+			t.Fatal("the stand-in did not print its listening lines")
+			return nil
+		}
 	}
-	return nil
+	return srv
 }
 
 // StartTLS runs the stand-in behind TLS on 127.0.0.1, with a certificate

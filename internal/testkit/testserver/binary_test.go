@@ -1,74 +1,18 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"loams.dev/cli/internal/testkit/standin"
 	"loams.dev/cli/internal/testkit/testbin"
 )
 
 func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
-
-// startBinary runs the built stand-in with the native and Elasticsearch
-// listeners on free ports and returns their URLs; the process is stopped
-// (SIGTERM, then SIGKILL) when the test ends.
-func startBinary(t *testing.T, env ...string) (native, es string) {
-	t.Helper()
-	cmd := exec.Command(testbin.Build(t, "./internal/testkit/testserver"), "dev", "--data-dir", t.TempDir(),
-		"--listen", "127.0.0.1:0", "--es-listen", "127.0.0.1:0", "--no-flight-sql", "--no-qdrant", "--no-durable", "--no-mcp", "--no-live")
-	cmd.Env = append(os.Environ(), env...)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
-	urls := make(chan [2]string, 2)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			if u, ok := strings.CutPrefix(sc.Text(), "loams listening on "); ok {
-				urls <- [2]string{"native", u}
-			} else if u, ok := strings.CutPrefix(sc.Text(), "loams es listening on "); ok {
-				urls <- [2]string{"es", u}
-			}
-		}
-		_, _ = io.Copy(io.Discard, out)
-	}()
-	for native == "" || es == "" {
-		select {
-		case u := <-urls:
-			if u[0] == "native" {
-				native = u[1]
-			} else {
-				es = u[1]
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatal("the stand-in did not print its listening lines")
-		}
-	}
-	return native, es
-}
 
 func send(t *testing.T, method, url, key, body string) (*http.Response, map[string]any) {
 	t.Helper()
@@ -93,7 +37,8 @@ func send(t *testing.T, method, url, key, body string) (*http.Response, map[stri
 // Retry-After: 1.
 func TestBinaryServesTheNativeAPI(t *testing.T) {
 	const key = "loams_0123456789ab_secretsecretsecret"
-	native, es := startBinary(t, "LOAMS_API_KEY="+key, "TESTSERVER_READY_DELAY=1s")
+	srv := standin.Start(t, standin.Options{APIKey: key, ES: true, Env: []string{"TESTSERVER_READY_DELAY=1s"}})
+	native, es := srv.URL, srv.ESURL
 	resp, body := send(t, "GET", native+"/v1/namespaces/default/collections", key, "")
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "1" || body["error"] != "unavailable" {
 		t.Fatalf("before ready: %d %v %v, want 503 unavailable with Retry-After: 1", resp.StatusCode, resp.Header, body)

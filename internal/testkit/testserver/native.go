@@ -75,11 +75,20 @@ func newStore() *store {
 
 func (s *store) token() string { return strconv.FormatUint(s.seq, 10) }
 
-// collectionOf finds a collection; the caller holds s.mu.
-func (s *store) collectionOf(ns, name string) (*collection, error) {
+// namespaceOf finds a namespace's collections; the caller holds s.mu.
+func (s *store) namespaceOf(ns string) (map[string]*collection, error) {
 	cols, ok := s.namespaces[ns]
 	if !ok {
 		return nil, notFound("namespace %q does not exist", ns)
+	}
+	return cols, nil
+}
+
+// collectionOf finds a collection; the caller holds s.mu.
+func (s *store) collectionOf(ns, name string) (*collection, error) {
+	cols, err := s.namespaceOf(ns)
+	if err != nil {
+		return nil, err
 	}
 	c, ok := cols[name]
 	if !ok {
@@ -198,9 +207,9 @@ func (s *store) createCollection(r *http.Request) (int, any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cols, ok := s.namespaces[r.PathValue("ns")]
-	if !ok {
-		return 0, nil, notFound("namespace %q does not exist", r.PathValue("ns"))
+	cols, err := s.namespaceOf(r.PathValue("ns"))
+	if err != nil {
+		return 0, nil, err
 	}
 	if _, ok := cols[req.Name]; ok {
 		return 0, nil, &apiError{http.StatusConflict, "already_exists", fmt.Sprintf("collection %q exists", req.Name)}
@@ -213,9 +222,9 @@ func (s *store) createCollection(r *http.Request) (int, any, error) {
 func (s *store) listCollections(r *http.Request) (int, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cols, ok := s.namespaces[r.PathValue("ns")]
-	if !ok {
-		return 0, nil, notFound("namespace %q does not exist", r.PathValue("ns"))
+	cols, err := s.namespaceOf(r.PathValue("ns"))
+	if err != nil {
+		return 0, nil, err
 	}
 	out := []collectionInfo{}
 	for _, c := range cols {

@@ -27,9 +27,9 @@ func (s *store) sql(r *http.Request) (int, any, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	cols, ok := s.namespaces[r.PathValue("ns")]
-	if !ok {
-		return 0, nil, notFound("namespace %q does not exist", r.PathValue("ns"))
+	cols, err := s.namespaceOf(r.PathValue("ns"))
+	if err != nil {
+		return 0, nil, err
 	}
 	p := &sqlParser{toks: lexSQL(req.Query), cols: cols}
 	cells, hits, err := p.statement()
