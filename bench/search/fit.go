@@ -1,0 +1,331 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"loams.dev/cli/docsindex"
+)
+
+// The -fit mode fits the ranking's weights (docsindex.Tuning) on the
+// labelled question sets of the bundle by coordinate search over a grid of
+// round values, and reports leave-one-set-out validation: each set scored
+// with the defaults and with weights fitted on the other sets only. A fit
+// that helps only the sets it was fitted on shows up there as no gain.
+
+// knob is one weight of docsindex.Tuning and the values the search tries:
+// round values around today's default, wide enough to reach "off" (0 or 1)
+// where that means something.
+type knob struct {
+	name string
+	at   func(*docsindex.Tuning) *float64
+	grid []float64
+}
+
+var knobs = []knob{
+	{"K1", func(t *docsindex.Tuning) *float64 { return &t.K1 }, []float64{0.6, 0.9, 1.2, 1.5, 2}},
+	{"BTitle", func(t *docsindex.Tuning) *float64 { return &t.BTitle }, []float64{0, 0.15, 0.3, 0.5, 0.75}},
+	{"BBody", func(t *docsindex.Tuning) *float64 { return &t.BBody }, []float64{0.25, 0.5, 0.75, 0.9, 1}},
+	{"BAsks", func(t *docsindex.Tuning) *float64 { return &t.BAsks }, []float64{0, 0.15, 0.3, 0.5, 0.75}},
+	{"TitleWeight", func(t *docsindex.Tuning) *float64 { return &t.TitleWeight }, []float64{2, 3, 4, 5, 6, 8}},
+	{"AsksWeight", func(t *docsindex.Tuning) *float64 { return &t.AsksWeight }, []float64{0, 0.5, 1, 1.5, 2}},
+	{"UntitledWeight", func(t *docsindex.Tuning) *float64 { return &t.UntitledWeight }, []float64{0.3, 0.5, 0.7, 0.85, 1}},
+	{"PrefixScale", func(t *docsindex.Tuning) *float64 { return &t.PrefixScale }, []float64{0.2, 0.3, 0.4, 0.6, 0.8}},
+	{"SynonymScale", func(t *docsindex.Tuning) *float64 { return &t.SynonymScale }, []float64{0.5, 0.6, 0.7, 0.8, 1}},
+	{"HeadingBonus", func(t *docsindex.Tuning) *float64 { return &t.HeadingBonus }, []float64{0.5, 1, 1.5, 2, 3, 4}},
+	{"HeadingCover", func(t *docsindex.Tuning) *float64 { return &t.HeadingCover }, []float64{0, 0.25, 0.5, 0.75, 1}},
+	{"TitleBoost", func(t *docsindex.Tuning) *float64 { return &t.TitleBoost }, []float64{1, 1.25, 1.5, 2, 2.5}},
+	{"PhraseBoost", func(t *docsindex.Tuning) *float64 { return &t.PhraseBoost }, []float64{1, 1.25, 1.5, 2, 2.5}},
+	{"PairBoost", func(t *docsindex.Tuning) *float64 { return &t.PairBoost }, []float64{1, 1.1, 1.2, 1.3, 1.5}},
+	{"IntroWeight", func(t *docsindex.Tuning) *float64 { return &t.IntroWeight }, []float64{0.3, 0.4, 0.5, 0.6, 0.8, 1}},
+	{"ReferenceWeight", func(t *docsindex.Tuning) *float64 { return &t.ReferenceWeight }, []float64{0.2, 0.3, 0.4, 0.5, 0.6, 0.8}},
+	{"SnippetWeight", func(t *docsindex.Tuning) *float64 { return &t.SnippetWeight }, []float64{0.3, 0.4, 0.5, 0.6, 0.8, 1}},
+	{"SameEngineBoost", func(t *docsindex.Tuning) *float64 { return &t.SameEngineBoost }, []float64{1, 1.25, 1.5, 2, 2.5}},
+	{"OtherEngineWeight", func(t *docsindex.Tuning) *float64 { return &t.OtherEngineWeight }, []float64{0.3, 0.4, 0.5, 0.6, 0.8, 1}},
+	{"OtherLanguageWeight", func(t *docsindex.Tuning) *float64 { return &t.OtherLanguageWeight }, []float64{0.3, 0.4, 0.5, 0.6, 0.8, 1}},
+	{"FailureBoost", func(t *docsindex.Tuning) *float64 { return &t.FailureBoost }, []float64{1, 1.15, 1.3, 1.5, 2}},
+	{"NoFailureWeight", func(t *docsindex.Tuning) *float64 { return &t.NoFailureWeight }, []float64{0.5, 0.6, 0.7, 0.85, 1}},
+	{"ExactSnippetBoost", func(t *docsindex.Tuning) *float64 { return &t.ExactSnippetBoost }, []float64{1, 1.5, 2, 2.5, 3}},
+}
+
+// fitSteps bounds the search: at most this many knobs move from their
+// defaults.
+const fitSteps = 8
+
+// questionSet is one labelled set of the bundle.
+type questionSet struct {
+	name string
+	qs   []labelled
+}
+
+// figures are a set's (or a pool's) MRR@10 and first-result rate.
+type figures struct{ mrr, first float64 }
+
+// objective is what the fit maximises: mean MRR@10, the first-result rate
+// as a tie-break.
+func (f figures) objective() float64 { return f.mrr + 1e-3*f.first }
+
+func (f figures) String() string { return fmt.Sprintf("%.3f / %.0f %%", f.mrr, 100*f.first) }
+
+// evaluate scores ix with its current tuning on qs, pooled: every question
+// weighs the same.
+func evaluate(e ours, sections []docsindex.Section, qs []labelled) figures {
+	var f figures
+	for _, q := range qs {
+		rr, _ := score(sections, e.search(q.query, 10), q.want)
+		f.mrr += rr
+		if rr == 1 {
+			f.first++
+		}
+	}
+	n := float64(max(len(qs), 1))
+	return figures{f.mrr / n, f.first / n}
+}
+
+// guard is a corpus the fit must not make worse: the Node.js API docs,
+// which have no asks lines, no snippets and none of this product's words,
+// stand for docs the weights were not fitted on.
+type guard struct {
+	e        ours
+	sections []docsindex.Section
+	qs       []labelled
+	floor    float64 // its objective with the defaults
+}
+
+// holds tells whether t keeps the guard's figures.
+func (g *guard) holds(t docsindex.Tuning) bool {
+	if g == nil {
+		return true
+	}
+	g.e.ix.Tune(t)
+	defer g.e.ix.Tune(docsindex.DefaultTuning)
+	return evaluate(g.e, g.sections, g.qs).objective() >= g.floor-1e-9
+}
+
+// fitTuning searches from the defaults on qs, one knob at a time: each
+// step tries every grid value of every knob, the others held, and takes the
+// single move that gains most, if it gains at least minGain in the
+// objective and keeps the guard's figures; else it stops. The margin is
+// the regulariser: a move that one or two questions tip (one question from
+// second to first is 0.5/len(qs)) fits those questions, not the docs; the
+// first full coordinate search (every knob free, no margin) moved 15-19
+// knobs per fold and gained nothing on the sets left out (HISTORY.md).
+// A value is judged by the mean of its own objective and its grid
+// neighbours', so a knife's edge does not win, and of a knob's values about
+// as good as its best (within a third of the margin) the one nearest its
+// current value is taken: the smallest move that does the work.
+func fitTuning(e ours, sections []docsindex.Section, qs []labelled, minGain float64, g *guard) docsindex.Tuning {
+	t := docsindex.DefaultTuning
+	e.ix.Tune(t)
+	base := evaluate(e, sections, qs).objective()
+	type move struct {
+		knob  int
+		value float64
+		gain  float64
+	}
+	for step := 0; step < fitSteps; step++ {
+		var moves []move
+		for ki, k := range knobs {
+			cur := *k.at(&t)
+			raw := make([]float64, len(k.grid))
+			for gi, v := range k.grid {
+				if v == cur {
+					raw[gi] = base
+					continue
+				}
+				try := t
+				*k.at(&try) = v
+				e.ix.Tune(try)
+				raw[gi] = evaluate(e, sections, qs).objective()
+			}
+			top := math.Inf(-1)
+			for gi := range k.grid {
+				top = max(top, smoothed(raw, gi))
+			}
+			pick := -1
+			for gi, v := range k.grid {
+				if v != cur && raw[gi] > base && smoothed(raw, gi) >= top-minGain/3 &&
+					(pick < 0 || math.Abs(v-cur) < math.Abs(k.grid[pick]-cur)) {
+					pick = gi
+				}
+			}
+			if pick >= 0 && smoothed(raw, pick)-base >= minGain {
+				moves = append(moves, move{ki, k.grid[pick], smoothed(raw, pick) - base})
+			}
+		}
+		slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(b.gain, a.gain) })
+		taken := false
+		for _, m := range moves {
+			try := t
+			*knobs[m.knob].at(&try) = m.value
+			if g.holds(try) {
+				t, taken = try, true
+				break
+			}
+		}
+		if !taken {
+			break
+		}
+		e.ix.Tune(t)
+		base = evaluate(e, sections, qs).objective()
+	}
+	e.ix.Tune(docsindex.DefaultTuning)
+	return t
+}
+
+// smoothed is raw[g] averaged with its neighbours, itself counting twice.
+func smoothed(raw []float64, g int) float64 {
+	sum, n := 2*raw[g], 2.0
+	if g > 0 {
+		sum, n = sum+raw[g-1], n+1
+	}
+	if g+1 < len(raw) {
+		sum, n = sum+raw[g+1], n+1
+	}
+	return sum / n
+}
+
+// runFit prints the leave-one-set-out table, the fit on every set, and the
+// Node.js figures with the defaults and with that fit.
+func runFit(w io.Writer, sections []docsindex.Section, sets []questionSet, node []docsindex.Section, nodeQs []labelled, minGain float64) {
+	e := newOurs(sections)
+	// Each fold's guard has its own index: the folds run side by side.
+	newGuard := func() *guard {
+		if len(node) == 0 {
+			return nil
+		}
+		g := &guard{e: newOurs(node), sections: node, qs: nodeQs}
+		g.floor = evaluate(g.e, node, nodeQs).objective()
+		return g
+	}
+	// The folds are independent: two at a time, each on its own index
+	// (an index's tuning is not to be changed under a search).
+	type fold struct {
+		t        docsindex.Tuning
+		def, fit figures
+	}
+	folds := make([]fold, len(sets))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, held := range sets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			var train []labelled
+			for j, s := range sets {
+				if j != i {
+					train = append(train, s.qs...)
+				}
+			}
+			e := newOurs(sections)
+			t := fitTuning(e, sections, train, minGain, newGuard())
+			def := evaluate(e, sections, held.qs)
+			e.ix.Tune(t)
+			folds[i] = fold{t, def, evaluate(e, sections, held.qs)}
+		}()
+	}
+	wg.Wait()
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "left-out set\tquestions\tdefault\tfitted on the others\t\tchanged knobs (min gain %g)\n", minGain)
+	var sumDef, sumFit figures
+	for i, f := range folds {
+		sumDef.mrr, sumDef.first = sumDef.mrr+f.def.mrr, sumDef.first+f.def.first
+		sumFit.mrr, sumFit.first = sumFit.mrr+f.fit.mrr, sumFit.first+f.fit.first
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t\t%s\n", sets[i].name, len(sets[i].qs), f.def, f.fit, diff(f.t))
+	}
+	n := float64(len(sets))
+	fmt.Fprintf(tw, "mean of sets\t\t%s\t%s\t\t\n", figures{sumDef.mrr / n, sumDef.first / n}, figures{sumFit.mrr / n, sumFit.first / n})
+	tw.Flush()
+
+	var all []labelled
+	for _, s := range sets {
+		all = append(all, s.qs...)
+	}
+	t := fitTuning(e, sections, all, minGain, newGuard())
+	fmt.Fprintf(w, "\nfitted on all %d questions: %s\n", len(all), diff(t))
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "set\tdefault\tfitted on all\t")
+	report := func(name string, e ours, secs []docsindex.Section, qs []labelled) {
+		def := evaluate(e, secs, qs)
+		e.ix.Tune(t)
+		fit := evaluate(e, secs, qs)
+		e.ix.Tune(docsindex.DefaultTuning)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t\n", name, def, fit)
+	}
+	for _, s := range sets {
+		report(s.name, e, sections, s.qs)
+	}
+	report("all", e, sections, all)
+	if len(node) > 0 {
+		report("node-api (not fitted on)", newOurs(node), node, nodeQs)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nneighbours of the fit on all (objective = MRR@10 + 0.001 x first; each knob moved alone):")
+	for _, k := range knobs {
+		var cells []string
+		for _, v := range k.grid {
+			try := t
+			*k.at(&try) = v
+			e.ix.Tune(try)
+			mark := " "
+			if v == *k.at(&t) {
+				mark = "*"
+			}
+			cells = append(cells, fmt.Sprintf("%g%s%.3f", v, mark, evaluate(e, sections, all).mrr))
+		}
+		fmt.Fprintf(w, "  %-20s %s\n", k.name, strings.Join(cells, "  "))
+	}
+	e.ix.Tune(docsindex.DefaultTuning)
+}
+
+// diff names the knobs t changed from the defaults.
+func diff(t docsindex.Tuning) string {
+	var out []string
+	d := docsindex.DefaultTuning
+	for _, k := range knobs {
+		if a, b := *k.at(&d), *k.at(&t); a != b {
+			out = append(out, fmt.Sprintf("%s %g→%g", k.name, a, b))
+		}
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+func newOurs(sections []docsindex.Section) ours {
+	pos := map[string]int{}
+	for i, s := range sections {
+		pos[key(s)] = i
+	}
+	return ours{ix: docsindex.Build(sections), pos: pos}
+}
+
+// tuning is what the ordinary run ranks with: the defaults, or -tune's.
+var tuning = docsindex.DefaultTuning
+
+// parseTune reads -tune's "Name=value,…" into tuning.
+func parseTune(arg string) error {
+	for _, kv := range strings.Split(arg, ",") {
+		name, value, _ := strings.Cut(strings.TrimSpace(kv), "=")
+		i := slices.IndexFunc(knobs, func(k knob) bool { return k.name == name })
+		if i < 0 {
+			return fmt.Errorf("no weight named %q", name)
+		}
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		*knobs[i].at(&tuning) = v
+	}
+	return nil
+}
