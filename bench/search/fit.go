@@ -115,7 +115,7 @@ func (g *guard) holds(t docsindex.Tuning) bool {
 // objective and keeps the guard's figures; else it stops. The margin is
 // the regulariser: a move that one or two questions tip (one question from
 // second to first is 0.5/len(qs)) fits those questions, not the docs; the
-// first full coordinate search (every knob free, no margin) moved 15-19
+// first full coordinate search (every knob free, no margin) moved 13-19
 // knobs per fold and gained nothing on the sets left out (HISTORY.md).
 // A value is judged by the mean of its own objective and its grid
 // neighbours', so a knife's edge does not win, and of a knob's values about
