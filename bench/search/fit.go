@@ -126,9 +126,9 @@ func fitTuning(e ours, sections []docsindex.Section, train []questionSet, minGai
 	e.ix.Tune(t)
 	base := trainObjective(e, sections, train)
 	type move struct {
-		knob  int
-		value float64
-		gain  float64
+		knob       int
+		value      float64
+		gain, dist float64
 	}
 	for step := 0; step < fitSteps; step++ {
 		var moves []move
@@ -149,18 +149,22 @@ func fitTuning(e ours, sections []docsindex.Section, train []questionSet, minGai
 			for gi := range k.grid {
 				top = max(top, smoothed(raw, gi))
 			}
-			pick := -1
 			for gi, v := range k.grid {
-				if v != cur && raw[gi] > base && smoothed(raw, gi) >= top-minGain/3 &&
-					(pick < 0 || math.Abs(v-cur) < math.Abs(k.grid[pick]-cur)) {
-					pick = gi
+				gain := smoothed(raw, gi) - base
+				if v == cur || raw[gi] <= base || gain < minGain {
+					continue
 				}
-			}
-			if pick >= 0 && smoothed(raw, pick)-base >= minGain {
-				moves = append(moves, move{ki, k.grid[pick], smoothed(raw, pick) - base})
+				if smoothed(raw, gi) >= top-minGain/3 {
+					gain = top - base // about as good as the knob's best: the nearest of these goes first
+				}
+				moves = append(moves, move{ki, v, gain, math.Abs(v - cur)})
 			}
 		}
-		slices.SortStableFunc(moves, func(a, b move) int { return cmp.Compare(b.gain, a.gain) })
+		// Best gain first, then the smallest move; the guard may refuse a
+		// value of a knob and accept a smaller one of the same knob.
+		slices.SortStableFunc(moves, func(a, b move) int {
+			return cmp.Or(cmp.Compare(b.gain, a.gain), cmp.Compare(a.dist, b.dist))
+		})
 		taken := false
 		for _, m := range moves {
 			try := t
@@ -179,6 +183,10 @@ func fitTuning(e ours, sections []docsindex.Section, train []questionSet, minGai
 	e.ix.Tune(docsindex.DefaultTuning)
 	return t
 }
+
+// fitGuard keeps the Node.js guard on (-fit-guard=false: off, to see what
+// the fit would do to docs it was not fitted on).
+var fitGuard = true
 
 // fitBySet makes the fit's objective the mean of the training sets'
 // figures, each set weighing the same, instead of every question weighing
@@ -219,7 +227,7 @@ func runFit(w io.Writer, sections []docsindex.Section, sets []questionSet, node 
 	e := newOurs(sections)
 	// Each fold's guard has its own index: the folds run side by side.
 	newGuard := func() *guard {
-		if len(node) == 0 {
+		if len(node) == 0 || !fitGuard {
 			return nil
 		}
 		g := &guard{e: newOurs(node), sections: node, qs: nodeQs}

@@ -88,6 +88,7 @@ func main() {
 	fit := flag.Bool("fit", false, "fit the ranking's weights on the bundle's question sets and print leave-one-set-out validation (fit.go)")
 	flag.Func("tune", "weights to try instead of the defaults, e.g. PairBoost=1.5,IntroWeight=0.3 (names: docsindex.Tuning's fields)", parseTune)
 	flag.BoolVar(&fitBySet, "fit-by-set", false, "with -fit: maximise the mean of the sets' figures (each set weighs the same), not of all questions'")
+	flag.BoolVar(&fitGuard, "fit-guard", true, "with -fit: reject a move that lowers the Node.js figures (-node)")
 	minGain := flag.Float64("fit-gain", 0.003, "with -fit: the least gain in mean MRR@10 for a knob to move from its default")
 	flag.Parse()
 	bundle, err := docsindex.Open(docs.FS, "bench").Sections()
