@@ -3,7 +3,8 @@ package docsindex
 // Tuning is every weight of the ranking, in one place. The shipped binary
 // uses DefaultTuning; bench/search sets others (Index.Tune) to fit them on
 // the labelled question sets and to validate the fit on sets left out
-// (bench/search/HISTORY.md). Nothing else sets them.
+// (bench/search/HISTORY.md, which also has what other values of each did,
+// and why today's stay). Nothing else sets them.
 type Tuning struct {
 	// BM25F, per field: K1 is how fast a word's repeats stop adding; the
 	// B* how much a long field is discounted (0 none, 1 fully).
