@@ -8,37 +8,8 @@ import (
 	"sync"
 )
 
-// BM25F parameters. The title path counts five times the body: a section
-// titled "Ports" is about ports even when its body says so once.
-const (
-	k1          = 1.2
-	bTitle      = 0.3
-	bBody       = 0.75
-	titleWeight = 5.0
-	// asksWeight is what a word of a section's asks comment (asks.go)
-	// counts beside one of its body: as much. Being there at all already
-	// counts toward "has every word"; weighing the field more (2, 3, 5)
-	// lowered the figures of the question sets, and 0 the held-out one's
-	// (bench/search/HISTORY.md has them all).
-	asksWeight    = 1.0
-	bAsks         = 0.3
-	phraseBoost   = 1.5
-	prefixScale   = 0.4 // a prefix match counts less than the word itself
-	snippetWeight = 0.5
-	titleBoost    = 1.5
-	// referenceWeight: the CLI reference names every command and flag, so
-	// it matches most questions a little; the guides answer them.
-	referenceWeight = 0.4
-	introWeight     = 0.6
-	headingBonus    = 2.0
-	pairBoost       = 1.2
-	headingCover    = 0.5
-	// untitledWeight is what a query word that no title path uses counts
-	// toward "has every word", beside a word that names a topic somewhere.
-	untitledWeight = 0.7
-	// phraseCandidates is how many leading sections the phrase boosts look at.
-	phraseCandidates = 60
-)
+// phraseCandidates is how many leading sections the phrase boosts look at.
+const phraseCandidates = 60
 
 // wordPairs are the query's adjacent words, both outside the stop words:
 // "my app gets connection refused" → "app gets", "gets connection",
@@ -74,6 +45,8 @@ type Index struct {
 
 	facetsOnce sync.Once
 	facets     []facets // each section's engine and code languages (intent.go), on first search
+
+	tuning *Tuning // nil: DefaultTuning (tuning.go)
 }
 
 // sectionFacets are each section's facets, made on first search.
@@ -211,6 +184,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	if len(qterms) == 0 || len(ix.docs) == 0 {
 		return nil
 	}
+	tn := ix.tune()
 	scores := map[int32]float64{}
 	matched := map[int32]float64{} // the idf-weighted share of the query's words each section has
 	inHeading := map[int32]float64{}
@@ -220,12 +194,12 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	for _, qt := range qterms {
 		expansions := map[string]float64{qt: 1}
 		for _, syn := range querySynonyms()[qt] {
-			expansions[syn] = max(expansions[syn], synonymScale)
+			expansions[syn] = max(expansions[syn], tn.SynonymScale)
 		}
 		if ix.lookup(qt) == nil { // a word the docs never use may be the start of one they do
 			for _, t := range ix.withPrefix(qt) {
 				if t != qt {
-					expansions[t] = max(expansions[t], prefixScale)
+					expansions[t] = max(expansions[t], tn.PrefixScale)
 				}
 			}
 		}
@@ -243,7 +217,7 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			// A word no heading of the docs uses ("several", "configured")
 			// is the asker's prose, not a topic of the docs: a section
 			// that happens to use it too is not for that the answer.
-			weight *= untitledWeight
+			weight *= tn.UntitledWeight
 		}
 		weightSum += weight
 		// In a fixed order: float sums in map order would tie-break
@@ -259,12 +233,12 @@ func (ix *Index) Search(query string, limit int) []Hit {
 			idf := math.Log(1 + (float64(len(ix.docs))-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 			for _, p := range ps {
 				d := ix.docs[p.doc]
-				tf := titleWeight*float64(p.title)/(1-bTitle+bTitle*float64(d.titleLen)/ix.avgTitle) +
-					float64(p.body)/(1-bBody+bBody*float64(d.bodyLen)/max(ix.avgBody, 1))
+				tf := tn.TitleWeight*float64(p.title)/(1-tn.BTitle+tn.BTitle*float64(d.titleLen)/ix.avgTitle) +
+					float64(p.body)/(1-tn.BBody+tn.BBody*float64(d.bodyLen)/max(ix.avgBody, 1))
 				if p.asks > 0 {
-					tf += asksWeight * float64(p.asks) / (1 - bAsks + bAsks*float64(d.asksLen)/max(ix.avgAsks, 1))
+					tf += tn.AsksWeight * float64(p.asks) / (1 - tn.BAsks + tn.BAsks*float64(d.asksLen)/max(ix.avgAsks, 1))
 				}
-				scores[p.doc] += scale * idf * tf / (k1 + tf)
+				scores[p.doc] += scale * idf * tf / (tn.K1 + tf)
 				if !seen[p.doc] {
 					seen[p.doc] = true
 					matched[p.doc] += weight
@@ -292,26 +266,26 @@ func (ix *Index) Search(query string, limit int) []Hit {
 		// Sections that match every query word beat those that match one
 		// word many times; an exact phrase beats both (below).
 		s *= matched[i] / weightSum
-		s *= 1 + headingBonus*inHeading[i]/weightSum // the section's own heading names what was asked
+		s *= 1 + tn.HeadingBonus*inHeading[i]/weightSum // the section's own heading names what was asked
 		if hw := ix.headingIDF[i]; hw > 0 && inHeading[i] > 0 {
 			// How much of its own heading the query covers, by rarity:
 			// "Ports" is all about ports, "Keep a stack running" is not about
 			// keeping (a common word) as much as about running a stack.
-			s *= 1 + headingCover*min(inHeading[i]/hw, 1)
+			s *= 1 + tn.HeadingCover*min(inHeading[i]/hw, 1)
 		}
 		if inTitle[i] == len(qterms) {
-			s *= titleBoost // the heading says it all: "Port already in use"
+			s *= tn.TitleBoost // the heading says it all: "Port already in use"
 		}
 		if len(d.sec.TitlePath) == 1 && !strings.HasPrefix(d.sec.Path, "snippets/") {
-			s *= introWeight // a page's opening paragraph names its topics; its sections answer them
+			s *= tn.IntroWeight // a page's opening paragraph names its topics; its sections answer them
 		}
 		if strings.HasPrefix(d.sec.Path, "guides/reference/") {
-			s *= referenceWeight // a reference entry's example line must not outrank the guide that teaches it
+			s *= tn.ReferenceWeight // a reference entry's example line must not outrank the guide that teaches it
 		}
 		if strings.HasPrefix(d.sec.Path, "snippets/") {
-			s *= snippetWeight // code answers "how", the guides answer "what"; get_sdk_snippet serves code
+			s *= tn.SnippetWeight // code answers "how", the guides answer "what"; get_sdk_snippet serves code
 		}
-		s *= asked.weight(sectionFacets[i])
+		s *= asked.weight(sectionFacets[i], tn)
 		ranked = append(ranked, scored{i, s})
 	}
 	byScore := func(a, b scored) int {
@@ -332,11 +306,11 @@ func (ix *Index) Search(query string, limit int) []Hit {
 	for k := range lead {
 		text := ix.docs[lead[k].doc].lowerText
 		if len(strings.Fields(phrase)) > 1 && strings.Contains(text, phrase) {
-			lead[k].score *= phraseBoost
+			lead[k].score *= tn.PhraseBoost
 		}
 		for _, p := range pairs {
 			if strings.Contains(text, p) {
-				lead[k].score *= pairBoost // "connection refused", "api key": two words as the docs put them
+				lead[k].score *= tn.PairBoost // "connection refused", "api key": two words as the docs put them
 			}
 		}
 	}

@@ -112,42 +112,28 @@ func facetsOf(s Section) facets {
 	return f
 }
 
-// Weights of the intent, applied to a section's score.
-const (
-	otherEngineWeight   = 0.5 // a page about another engine than the one asked about
-	sameEngineBoost     = 1.5 // the guide or snippet of the engine asked about
-	otherLanguageWeight = 0.5 // code in another language than the one asked for
-	failureBoost        = 1.3 // error help, for a question about a failure
-	noFailureWeight     = 0.7 // error help, for a question about anything else
-	// exactSnippetBoost undoes snippetWeight for the snippet of the engine
-	// and the language a question names: "create an elasticsearch index
-	// from node" asks for that code, and the guides, which show Python and
-	// curl, only talk about it.
-	exactSnippetBoost = 1 / snippetWeight
-)
-
 // weight is what intent makes of a section's score.
-func (in intent) weight(f facets) float64 {
+func (in intent) weight(f facets, tn *Tuning) float64 {
 	w := 1.0
 	if f.errorHelp {
 		if in.failure {
-			w *= failureBoost
+			w *= tn.FailureBoost
 		} else {
-			w *= noFailureWeight
+			w *= tn.NoFailureWeight
 		}
 	}
 	if len(in.engines) > 0 && f.engine != "" {
 		if in.engines[f.engine] {
-			w *= sameEngineBoost
+			w *= tn.SameEngineBoost
 		} else {
-			w *= otherEngineWeight
+			w *= tn.OtherEngineWeight
 		}
 	}
 	if len(in.languages) > 0 && f.language != "" && !in.languages[f.language] {
-		w *= otherLanguageWeight
+		w *= tn.OtherLanguageWeight
 	}
 	if f.language != "" && in.languages[f.language] && in.engines[f.engine] {
-		w *= exactSnippetBoost // a snippet's language is set, and only a snippet's
+		w *= tn.ExactSnippetBoost // a snippet's language is set, and only a snippet's
 	}
 	return w
 }

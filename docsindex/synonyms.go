@@ -5,9 +5,6 @@ import (
 	"sync"
 )
 
-// synonymScale is what a synonym counts beside the word the query used.
-const synonymScale = 0.7
-
 // synonyms maps the words developers and agents ask with to the words the
 // guides use: "node" asks for the TypeScript snippets, "vector database"
 // for Qdrant, "401" for unauthenticated. One line per concept, asked word

@@ -5,6 +5,7 @@
 //
 //	cd bench/search && go run . [-node /usr/share/doc/nodejs/api]
 //	cd bench/search && go run . -bleve=false -node= -misses   (ranking work)
+//	cd bench/search && go run . -fit   (fit the ranking's weights, leave-one-set-out; fit.go)
 package main
 
 import (
@@ -84,9 +85,26 @@ func main() {
 	withBleve := flag.Bool("bleve", true, "run bleve beside our index (false: ours only, for quick ranking checks)")
 	flag.BoolVar(&showMisses, "misses", false, "print each query whose first result is not a wanted section")
 	flag.BoolVar(&showRanks, "ranks", false, "print each query's rank of its first wanted section (0: not in the top 10), to diff two revisions")
+	fit := flag.Bool("fit", false, "fit the ranking's weights on the bundle's question sets and print leave-one-set-out validation (fit.go)")
+	flag.Func("tune", "weights to try instead of the defaults, e.g. PairBoost=1.5,IntroWeight=0.3 (names: docsindex.Tuning's fields)", parseTune)
+	flag.BoolVar(&fitBySet, "fit-by-set", false, "with -fit: maximise the mean of the sets' figures (each set weighs the same), not of all questions'")
+	flag.BoolVar(&fitGuard, "fit-guard", true, "with -fit: reject a move that lowers the Node.js figures (-node)")
+	minGain := flag.Float64("fit-gain", 0.003, "with -fit: the least gain in mean MRR@10 for a knob to move from its default")
 	flag.Parse()
 	bundle, err := docsindex.Open(docs.FS, "bench").Sections()
 	check(err)
+	sets := []questionSet{{"bundle", readQueries("queries-bundle.tsv")}, {"agent 1", readQueries("queries-agent.tsv")}}
+	for i := 2; i <= 6; i++ {
+		sets = append(sets, questionSet{fmt.Sprintf("agent %d", i), readQueries(fmt.Sprintf("queries-agent-%d.tsv", i))})
+	}
+	if *fit {
+		var node []docsindex.Section
+		if *nodeDir != "" {
+			node, _ = nodeSections(*nodeDir)
+		}
+		runFit(os.Stdout, bundle, sets, node, readQueries("queries-node.tsv"), *minGain)
+		return
+	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "corpus\tsections\tqueries\tengine\tbuild\tp50\tp99\theap\tMRR@10\trecall@5\tfirst\t")
 	engines := []string{"loams", "bleve"}
@@ -131,7 +149,9 @@ func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelle
 			for i, s := range sections {
 				pos[key(s)] = i
 			}
-			e = ours{ix: docsindex.Build(sections), pos: pos}
+			o := ours{ix: docsindex.Build(sections), pos: pos}
+			o.ix.Tune(tuning)
+			e = o
 		} else {
 			e = theirs{ix: buildBleve(sections)}
 		}
