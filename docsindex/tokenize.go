@@ -139,12 +139,15 @@ func stem(word string) string {
 }
 
 // stopWords are dropped from text and queries: they carry no meaning here.
+// Number words too: "three stacks" asks about stacks, and a heading's "in
+// three commands" must not answer it; digits (401, 9200) stay words.
 // The set is made on first use, not at every process start.
 var stopWords = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a an and are as at be but by for from has have how i if in into is it its
 		of on or so such that the their then there these they this to was we what when where which while who
-		will with you your can do does my me our`) {
+		will with you your can do does my me our
+		one two three four five six seven eight nine ten`) {
 		m[w] = true
 	}
 	return m
