@@ -47,10 +47,23 @@ var languageWords = map[string]string{
 var goAsLanguage = map[string]bool{"client": true, "app": true, "code": true, "program": true, "module": true,
 	"sdk": true, "driver": true, "snippet": true, "example": true, "service": true, "from": true, "in": true, "with": true}
 
+// goBeside: "go" next to one of these is the language ("go client",
+// "qdrant go", "go qdrant"): an engine's name beside it is as telling as
+// "client" or "code".
+func goBeside(w string) bool {
+	_, engine := engineWords[w]
+	return goAsLanguage[w] || engine
+}
+
 type intent struct {
 	engines, languages map[string]bool
 	failure            bool // "… fails", "connection refused": the answer is an error's entry
+	code               bool // "example", "snippet": the question asks for code itself
 }
+
+// codeWords ask for code itself, not for the guide that explains it.
+var codeWords = map[string]bool{"example": true, "examples": true, "snippet": true, "snippets": true,
+	"sample": true, "samples": true, "script": true, "code": true, "program": true}
 
 // failureWords say something went wrong: the question is about an error,
 // and the error codes' entries and troubleshooting sections answer it.
@@ -80,7 +93,8 @@ func intentOf(query string) intent {
 		if l, ok := languageWords[w]; ok {
 			in.languages[l] = true
 		}
-		if w == "go" && (i+1 < len(words) && goAsLanguage[words[i+1]] || i > 0 && goAsLanguage[words[i-1]]) {
+		in.code = in.code || codeWords[w]
+		if w == "go" && (i+1 < len(words) && goBeside(words[i+1]) || i > 0 && goBeside(words[i-1])) {
 			in.languages["go"] = true
 		}
 	}
@@ -134,6 +148,9 @@ func (in intent) weight(f facets, tn *Tuning) float64 {
 	}
 	if f.language != "" && in.languages[f.language] && in.engines[f.engine] {
 		w *= tn.ExactSnippetBoost // a snippet's language is set, and only a snippet's
+		if in.code {
+			w *= tn.CodeAskedBoost
+		}
 	}
 	return w
 }

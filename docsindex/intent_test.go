@@ -1,6 +1,7 @@
 package docsindex
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -111,5 +112,64 @@ func TestSearchGivesTheSnippetOfTheEngineAndLanguageAsked(t *testing.T) {
 	// Named without a language, the guide stays first.
 	if got := first(ix, "create an elasticsearch index"); !strings.HasPrefix(got, "guides/") {
 		t.Errorf("no language: first = %s, want the guide", got)
+	}
+}
+
+// "go" beside an engine's name is the language, as beside "client".
+func TestGoBesideAnEngineIsTheLanguage(t *testing.T) {
+	t.Parallel()
+	for _, q := range []string{"go qdrant client insert points", "qdrant go upsert", "go client for qdrant"} {
+		if !intentOf(q).languages["go"] {
+			t.Errorf("%q: go not read as the language", q)
+		}
+	}
+	if intentOf("where does the env file go").languages["go"] {
+		t.Error(`"where does the env file go" read as Go`)
+	}
+}
+
+// A question that asks for code in so many words ("example") raises the
+// snippet of its engine and language by CodeAskedBoost, and nothing else:
+// then the code is the answer, not the guide that explains the task.
+func TestCodeAskedForIsTheSnippet(t *testing.T) {
+	t.Parallel()
+	ix := Build([]Section{
+		{Path: "guides/engines/qdrant.md", TitlePath: []string{"Qdrant API", "Collections and points"},
+			Body: "Insert points into a qdrant collection from Go or Python; insert many points in one call."},
+		{Path: "snippets/qdrant/go/upsert.go", TitlePath: []string{"Snippets", "qdrant go upsert"},
+			Body: "// Insert points into a qdrant collection from Go.\nclient.Upsert(ctx, &qdrant.UpsertPoints{CollectionName: \"kb\", Points: points})"},
+	})
+	scores := func(q string) map[string]float64 {
+		m := map[string]float64{}
+		for _, h := range ix.Search(q, 3) {
+			m[h.Section.Path] = h.Score
+		}
+		return m
+	}
+	plain, asked := scores("go qdrant insert points"), scores("go qdrant insert points example")
+	const snippet, guide = "snippets/qdrant/go/upsert.go", "guides/engines/qdrant.md"
+	if r := asked[snippet] / plain[snippet]; r <= 1 || math.Abs(r-DefaultTuning.CodeAskedBoost) > 1e-9 {
+		t.Errorf("the snippet's score with \"example\" is %.3fx its score without; want %.2fx", r, DefaultTuning.CodeAskedBoost)
+	}
+	if asked[guide] != plain[guide] {
+		t.Errorf("the guide's score moved: %.3f → %.3f", plain[guide], asked[guide])
+	}
+	if got := first(ix, "go qdrant insert points example"); !strings.HasPrefix(got, snippet) {
+		t.Errorf("first = %s, want the Go snippet", got)
+	}
+}
+
+// A number word is no topic: "three stacks" is about stacks, and a
+// heading "in three commands" does not answer it.
+func TestNumberWordsAreNotTopics(t *testing.T) {
+	t.Parallel()
+	ix := Build([]Section{
+		{Path: "guides/deployments.md", TitlePath: []string{"Deployments", "A staging cluster in three commands"},
+			Body: "Log in, then every command uses the cluster you named."},
+		{Path: "guides/projects.md", TitlePath: []string{"Projects", "The target rule"},
+			Body: "Which stack a command uses when you name none: --stack, loams.toml, then the default stack. With several stacks and none chosen, the command asks you to name one."},
+	})
+	if got := first(ix, "I have three stacks, which one does a command use"); !strings.HasPrefix(got, "guides/projects.md") {
+		t.Errorf("first = %s, want the target rule", got)
 	}
 }

@@ -54,6 +54,10 @@ type Tuning struct {
 	// that code, and the guides, which show Python and curl, only talk
 	// about it. At 1/SnippetWeight it undoes SnippetWeight.
 	ExactSnippetBoost float64
+	// CodeAskedBoost is for that snippet again when the question asks for
+	// code in so many words ("example", "snippet", "script"): then the
+	// code is the answer, not the guide that explains it.
+	CodeAskedBoost float64
 }
 
 // DefaultTuning is the ranking the binary ships with.
@@ -71,7 +75,7 @@ var DefaultTuning = Tuning{
 
 	SameEngineBoost: 1.5, OtherEngineWeight: 0.5, OtherLanguageWeight: 0.5,
 	FailureBoost: 1.3, NoFailureWeight: 0.7,
-	ExactSnippetBoost: 2,
+	ExactSnippetBoost: 2, CodeAskedBoost: 1.5,
 }
 
 // Tune sets the index's weights; an index starts with DefaultTuning.

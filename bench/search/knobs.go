@@ -42,6 +42,7 @@ var knobs = []knob{
 	{"FailureBoost", func(t *docsindex.Tuning) *float64 { return &t.FailureBoost }, []float64{1, 1.15, 1.3, 1.5, 2}},
 	{"NoFailureWeight", func(t *docsindex.Tuning) *float64 { return &t.NoFailureWeight }, []float64{0.5, 0.6, 0.7, 0.85, 1}},
 	{"ExactSnippetBoost", func(t *docsindex.Tuning) *float64 { return &t.ExactSnippetBoost }, []float64{1, 1.5, 2, 2.5, 3}},
+	{"CodeAskedBoost", func(t *docsindex.Tuning) *float64 { return &t.CodeAskedBoost }, []float64{1, 1.25, 1.5, 2, 3}},
 }
 
 // tuning is what the ordinary run ranks with: the defaults, or -tune's.
