@@ -261,3 +261,20 @@ func TestSearchLeavesOutTheFarBelow(t *testing.T) {
 		}
 	}
 }
+
+// A contraction is the word it shortens: "don't" is "do" (a stop word),
+// never "don" and "t", whose "t" matched every "won't" and "can't".
+func TestContractionsAreTheirWords(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]string{
+		"when I don't pass a name":       "pass name",
+		"it won't install":               "instal",
+		"the stack’s port":               "stack port",
+		"os.environ['LOAMS_URL']":        "os.environ os environ loams_url loam url",
+		"you're set, we'll see, it'd do": "set see",
+	} {
+		if got := strings.Join(tokenize(text), " "); got != want {
+			t.Errorf("tokenize(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

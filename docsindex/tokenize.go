@@ -89,9 +89,48 @@ func plainWord(w string) bool {
 // rawWords splits on anything that cannot be part of an identifier, a
 // flag, a path or an address.
 func rawWords(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '.' || r == ':' || r == '/')
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '.' || r == ':' || r == '/' ||
+			r == '\'' || r == '’')
 	})
+	out := words[:0]
+	for _, w := range words {
+		if strings.ContainsAny(w, "'’") {
+			w = uncontract(w)
+		}
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// uncontract reads an English contraction as the word it shortens:
+// "don't" is "do", "won't" "will", "the stack's" "stack", "you're" "you".
+// Split at the apostrophe instead, "don't" became "don" and "t", and a
+// question saying "don't" matched every "won't" and "can't" in the guides
+// by their "t". Quotes around a word ('refund') are not part of it.
+func uncontract(w string) string {
+	w = strings.Trim(strings.ReplaceAll(w, "’", "'"), "'")
+	lower := strings.ToLower(w)
+	if base, ok := strings.CutSuffix(lower, "n't"); ok {
+		switch base {
+		case "wo":
+			return "will"
+		case "ca":
+			return "can"
+		case "sha":
+			return "shall"
+		}
+		return w[:len(base)]
+	}
+	if i := strings.LastIndexByte(w, '\''); i > 0 {
+		switch lower[i+1:] {
+		case "s", "re", "ll", "ve", "d", "m":
+			return w[:i]
+		}
+	}
+	return strings.ReplaceAll(w, "'", "")
 }
 
 // splitParts cuts an identifier at _ - : / and at camelCase humps; dots
