@@ -137,27 +137,57 @@ func Load(path string) (*File, error) {
 }
 
 func (f *File) parse(src string) error {
-	var doc struct {
-		Profile map[string]Profile `toml:"profile"`
-	}
 	if _, err := tomlkey.Scan([]byte(src), tomlkey.MaxDepth); err != nil {
 		return errs.New(errs.ConfigUnparseable, "fix the file by hand; loams will not rewrite a file it cannot parse",
 			"%s: %v", f.Path, err).With("path", f.Path)
 	}
-	if _, err := toml.Decode(src, &doc); err != nil {
+	profiles, err := decodeProfiles(src)
+	if err != nil {
 		return errs.New(errs.ConfigUnparseable, "fix the file by hand; loams will not rewrite a file it cannot parse",
 			"%s does not parse: %v", f.Path, err).With("path", f.Path)
 	}
-	f.profiles = map[string]Profile{}
-	for name, p := range doc.Profile {
-		p.Name = name
-		f.profiles[name] = p
-	}
+	f.profiles = profiles
 	f.lines = strings.SplitAfter(src, "\n")
 	if n := len(f.lines); n > 0 && f.lines[n-1] == "" {
 		f.lines = f.lines[:n-1]
 	}
 	return nil
+}
+
+// decodeProfiles reads the [profile.NAME] tables by their exact names, as
+// TOML spells them and as the editor (table, keyLine) finds them. Decoded
+// into a struct, the TOML library matches names regardless of case, so a
+// [proFile.x] or a SERVER_BINARY key was read as the profile's own while
+// Set, which edits by exact name, wrote a second table the reader then
+// ignored: the value set was not the value read.
+func decodeProfiles(src string) (map[string]Profile, error) {
+	var top map[string]toml.Primitive
+	md, err := toml.Decode(src, &top)
+	if err != nil {
+		return nil, err
+	}
+	var tables map[string]map[string]toml.Primitive
+	if prim, ok := top["profile"]; ok {
+		if err := md.PrimitiveDecode(prim, &tables); err != nil {
+			return nil, fmt.Errorf("profile: %w", err)
+		}
+	}
+	out := make(map[string]Profile, len(tables))
+	for name, keys := range tables {
+		p := Profile{Name: name}
+		fields := map[string]any{"default_stack": &p.DefaultStack, "output": &p.Output, "server_binary": &p.ServerBinary,
+			"secrets": &p.Secrets, "endpoint": &p.Endpoint, "namespace": &p.Namespace, "ca_cert": &p.CACert,
+			"endpoints": &p.Endpoints, "update_check": &p.UpdateCheck}
+		for k, v := range keys {
+			if dst, ok := fields[k]; ok {
+				if err := md.PrimitiveDecode(v, dst); err != nil {
+					return nil, fmt.Errorf("profile.%s.%s: %w", tomlkey.Key(name), k, err)
+				}
+			}
+		}
+		out[name] = p
+	}
+	return out, nil
 }
 
 // Profile returns the named profile and whether the file has it.

@@ -124,3 +124,27 @@ func TestProfileNameCannotOpenATable(t *testing.T) {
 		t.Fatalf("second edit: %+v", x)
 	}
 }
+
+// TOML names are exact: a [proFile.x] table or a SERVER_BINARY key is
+// not the profile's own, which is what Set edits; read case-blind (the
+// TOML library's struct decoding), which of two tables won depended on
+// map order, and a value Set wrote was sometimes not the value read.
+func TestProfileNamesAndKeysAreExact(t *testing.T) {
+	t.Parallel()
+	for i := 0; i < 50; i++ { // the old reading was right or wrong by map order
+		c := &File{Path: "config.toml"}
+		src := "[proFile.x]\nserver_binary = \"/wrong/case/table\"\n\n[profile.x]\nSERVER_BINARY = \"/wrong/case/key\"\noutput = \"json\"\n"
+		if err := c.parse(src); err != nil {
+			t.Fatal(err)
+		}
+		if p, ok := c.Profile("x"); !ok || p.ServerBinary != "" || p.Output != "json" {
+			t.Fatalf("profile x read %+v from %q", p, src)
+		}
+		if err := c.Set("x", "server_binary", "/right"); err != nil {
+			t.Fatal(err)
+		}
+		if p, _ := c.Profile("x"); p.ServerBinary != "/right" {
+			t.Fatalf("after Set, profile x reads %+v", p)
+		}
+	}
+}
