@@ -12,13 +12,21 @@ import (
 	"loams.dev/cli/update"
 )
 
-// waitChecked waits (polling the state file, within the test's own
-// timeout) until the background check has recorded its answer.
+// waitChecked waits (polling the state file) until the background check
+// has recorded its answer. The check gives up within update.CheckTimeout;
+// two minutes is a hang guard, not a speed target, and says what the
+// state file held instead of holding go test until its own timeout.
 func waitChecked(t *testing.T, loamsHome string) update.State {
 	t.Helper()
+	path := filepath.Join(loamsHome, "update-check.json")
+	deadline := time.Now().Add(2 * time.Minute)
 	for wait := time.Millisecond; ; wait = min(wait*2, 100*time.Millisecond) {
-		if s := update.ReadState(filepath.Join(loamsHome, "update-check.json")); !s.CheckedAt.IsZero() {
+		s := update.ReadState(path)
+		if !s.CheckedAt.IsZero() {
 			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no background check recorded in %s: %+v", path, s)
 		}
 		time.Sleep(wait)
 	}

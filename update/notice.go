@@ -100,13 +100,18 @@ func (n *Notifier) Run() string {
 		line = Notice(s.Latest, n.Current, n.Kind)
 		s.NotifiedAt, s.Notified, changed = now, s.Latest, true
 	}
-	if due(s, now) {
+	start := due(s, now)
+	if start {
 		s.StartedAt, changed = now, true
-		if n.Spawn() != nil {
-			s.StartedAt = time.Time{}
-		}
 	}
+	// Written before the spawn, never after: the detached check reads the
+	// state and writes its answer, and a fast one (a local channel, a
+	// loaded machine) finished before a later write here overwrote it.
 	if changed {
+		_ = writeState(n.Home, s)
+	}
+	if start && n.Spawn() != nil {
+		s.StartedAt = time.Time{} // no check runs: the next command may try again
 		_ = writeState(n.Home, s)
 	}
 	return line

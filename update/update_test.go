@@ -1,6 +1,7 @@
 package update
 
 import (
+	"errors"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -134,5 +135,40 @@ func TestNotifierOncePerDay(t *testing.T) {
 	now = now.Add(2 * CheckEvery)
 	if line := n.Run(); line != "" {
 		t.Errorf("up to date: %q", line)
+	}
+}
+
+// A detached check that finishes before the notifier has written its own
+// state (a fast local channel, a loaded machine) keeps its answer: the
+// notifier writes "started" before it spawns, never after. It wrote after,
+// over the check's answer, and with "started" recorded no check ran again
+// for an hour (CI's -race run waited ten minutes for that answer).
+func TestAFastCheckIsNotOverwritten(t *testing.T) {
+	h := home.Home{Dir: t.TempDir()}
+	now := time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(sums)) }))
+	defer srv.Close()
+	n := &Notifier{Home: h, Current: "0.1.0", Kind: Archive, Now: func() time.Time { return now }, Spawn: func() error {
+		// the child, done before Spawn returns
+		return BackgroundCheck(context.Background(), h, srv.URL+"/", &serverbin.Fetcher{}, func() time.Time { return now })
+	}}
+	n.Run()
+	if s := ReadState(StatePath(h)); s.CheckedAt.IsZero() || s.Latest != "0.2.0" {
+		t.Fatalf("the check's answer was lost: %+v", s)
+	}
+}
+
+// A check that cannot be spawned leaves no "started" behind, so the next
+// run tries again instead of waiting an hour.
+func TestAFailedSpawnIsNotRecordedAsStarted(t *testing.T) {
+	h := home.Home{Dir: t.TempDir()}
+	now := time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC)
+	tries := 0
+	n := &Notifier{Home: h, Current: "0.1.0", Kind: Archive, Now: func() time.Time { return now },
+		Spawn: func() error { tries++; return errors.New("no executable") }}
+	n.Run()
+	n.Run()
+	if s := ReadState(StatePath(h)); !s.StartedAt.IsZero() || tries != 2 {
+		t.Fatalf("after a failed spawn: %+v, %d tries", s, tries)
 	}
 }
