@@ -129,7 +129,11 @@ func TestUpdateCheckNeverWaits(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	t.Logf("loams version with a hung channel: %s", took)
+	deadline := time.Now().Add(2 * time.Minute) // a hang guard, as in waitChecked
 	for wait := time.Millisecond; ch.Checks.Load() == 0; wait = min(wait*2, 100*time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the detached check never reached the channel")
+		}
 		time.Sleep(wait) // the detached check reaches the channel
 	}
 	ch.Release()
