@@ -1,8 +1,8 @@
 package update
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
