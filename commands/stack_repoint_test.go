@@ -23,7 +23,7 @@ func TestStartNamesAVanishedServerBinary(t *testing.T) {
 	if err := os.WriteFile(gone, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, errOut, code := loams(t, env, "stack", "create", "--name", "moved", "--port-base", "24600", "--no-start", "--server-binary", gone); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "moved", "--port-base", "28700", "--no-start", "--server-binary", gone); code != 0 {
 		t.Fatalf("create: %s", errOut)
 	}
 	os.Remove(gone)

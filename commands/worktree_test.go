@@ -238,7 +238,7 @@ func TestWorktreeDoesNotCloneAnotherProjectsStack(t *testing.T) {
 	gitProject(t, other, "")
 	env := cliEnv(t)
 	home := loamsHomeOf(env)
-	if _, errOut, code := loamsIn(t, env, other, "stack", "create", "bank", "--port-base", "25800", "--no-start"); code != 0 {
+	if _, errOut, code := loamsIn(t, env, other, "stack", "create", "bank", "--port-base", "29900", "--no-start"); code != 0 {
 		t.Fatalf("create bank: %d %s", code, errOut)
 	}
 	repo := filepath.Join(base, "cloned")
