@@ -88,25 +88,18 @@ type Profile struct {
 	UpdateCheck string `toml:"update_check"`
 }
 
+// fields is each TOML key of a profile and the field it fills: the one
+// table decodeProfiles reads by and Get answers from.
+func (p *Profile) fields() map[string]any {
+	return map[string]any{"default_stack": &p.DefaultStack, "output": &p.Output, "server_binary": &p.ServerBinary,
+		"secrets": &p.Secrets, "endpoint": &p.Endpoint, "namespace": &p.Namespace, "ca_cert": &p.CACert,
+		"endpoints": &p.Endpoints, "update_check": &p.UpdateCheck}
+}
+
 // Get returns the value of a known key.
 func (p Profile) Get(key string) string {
-	switch key {
-	case "default_stack":
-		return p.DefaultStack
-	case "output":
-		return p.Output
-	case "server_binary":
-		return p.ServerBinary
-	case "secrets":
-		return p.Secrets
-	case "endpoint":
-		return p.Endpoint
-	case "namespace":
-		return p.Namespace
-	case "ca_cert":
-		return p.CACert
-	case "update_check":
-		return p.UpdateCheck
+	if s, ok := p.fields()[key].(*string); ok {
+		return *s
 	}
 	return ""
 }
@@ -175,9 +168,7 @@ func decodeProfiles(src string) (map[string]Profile, error) {
 	out := make(map[string]Profile, len(tables))
 	for name, keys := range tables {
 		p := Profile{Name: name}
-		fields := map[string]any{"default_stack": &p.DefaultStack, "output": &p.Output, "server_binary": &p.ServerBinary,
-			"secrets": &p.Secrets, "endpoint": &p.Endpoint, "namespace": &p.Namespace, "ca_cert": &p.CACert,
-			"endpoints": &p.Endpoints, "update_check": &p.UpdateCheck}
+		fields := p.fields()
 		for k, v := range keys {
 			if dst, ok := fields[k]; ok {
 				if err := md.PrimitiveDecode(v, dst); err != nil {
