@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"cmp"
 	"os"
 
 	"github.com/charmbracelet/lipgloss"
@@ -23,12 +22,9 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
-	// --project-dir, else $CLAUDE_PROJECT_DIR, which names the project
-	// for a command an agent runs (secrets-env.md): the one directory both
-	// the binding and .env.loams are found from, as under `mcp serve`.
-	projectDir := cmp.Or(f.projectDir, f.Getenv("CLAUDE_PROJECT_DIR"))
+	// --project-dir, else (workspace.Open) $CLAUDE_PROJECT_DIR, else here.
 	dir := f.Dir
-	if dir == "" && projectDir == "" {
+	if dir == "" && f.projectDir == "" {
 		if dir, err = os.Getwd(); err != nil {
 			dir = ""
 		}
@@ -37,7 +33,7 @@ func (f *Factory) Workspace() (*workspace.Workspace, error) {
 	if f.Globals.ProfileExplicit {
 		profile = f.Globals.Profile
 	}
-	f.ws = workspace.Open(workspace.Selection{ProjectDir: projectDir, Cwd: dir, Stack: f.Globals.Stack,
+	f.ws = workspace.Open(workspace.Selection{ProjectDir: f.projectDir, Cwd: dir, Stack: f.Globals.Stack,
 		Endpoint: f.Globals.Endpoint, Profile: profile},
 		workspace.Env{Home: h, Getenv: f.Getenv, Secrets: f.SecretStore, ProfileKeys: f.ProfileKeys,
 			Supervisor: f.Supervisor, Managed: managedBy(f.autostart())})

@@ -14,7 +14,7 @@ func (f *Factory) mcpServer(opts *mcpServeOptions) (*mcpserve.Server, func(), er
 		return nil, nil, err
 	}
 	// The project (and its loams.toml) is the agent's: --project-dir, else
-	// $CLAUDE_PROJECT_DIR (Factory.Workspace, as for every verb), else the
+	// $CLAUDE_PROJECT_DIR (workspace.Open, as for every verb), else the
 	// directory the host started us in.
 	f.useProjectDir(opts.projectDir)
 	ws, err := f.Workspace()

@@ -1,7 +1,6 @@
 package mcpserve
 
 import (
-	"cmp"
 	"context"
 
 	"loams.dev/cli/secret"
@@ -20,7 +19,7 @@ func (s *Server) workspace() *workspace.Workspace {
 		ws := s.opts.Workspace
 		if ws == nil {
 			ws = workspace.Open(workspace.Selection{
-				ProjectDir: cmp.Or(s.opts.ProjectDir, s.opts.Getenv("CLAUDE_PROJECT_DIR")), Cwd: s.opts.Cwd,
+				ProjectDir: s.opts.ProjectDir, Cwd: s.opts.Cwd,
 				Stack: s.opts.Stack, Endpoint: s.opts.Endpoint, Profile: s.opts.ProfileName,
 			}, workspace.Env{Home: s.opts.Home, Getenv: s.opts.Getenv, Secrets: s.openSecretStore, ProfileKeys: s.profileKeys,
 				Supervisor: s.ownSupervisor})

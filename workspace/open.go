@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"cmp"
 	"context"
 
 	"loams.dev/cli/internal/home"
@@ -11,8 +12,9 @@ import (
 // Selection is what a face was told: the directory to look for the
 // project from and the global choices (flags, or LOAMS_PROFILE).
 type Selection struct {
-	// ProjectDir is --project-dir (for `mcp serve`, else
-	// $CLAUDE_PROJECT_DIR): the project the request is for.
+	// ProjectDir is --project-dir: the project the request is for. Open
+	// falls back to $CLAUDE_PROJECT_DIR, which names the project for what
+	// an agent runs (secrets-env.md), for both faces.
 	ProjectDir string
 	// Cwd is the working directory, used when ProjectDir is empty.
 	Cwd      string
@@ -37,11 +39,9 @@ type Env struct {
 // builds one per invocation and `mcp serve` hands the same one to the MCP
 // server, so both faces find the same binding from the same directory.
 func Open(sel Selection, env Env) *Workspace {
-	dir := sel.ProjectDir
-	if dir == "" {
-		dir = sel.Cwd
-	}
-	return &Workspace{Home: env.Home, Getenv: env.Getenv, Dir: dir, explicitDir: sel.ProjectDir != "",
+	project := cmp.Or(sel.ProjectDir, env.Getenv("CLAUDE_PROJECT_DIR"))
+	dir := cmp.Or(project, sel.Cwd)
+	return &Workspace{Home: env.Home, Getenv: env.Getenv, Dir: dir, explicitDir: project != "",
 		StackFlag: sel.Stack, EndpointFlag: sel.Endpoint, ProfileFlag: sel.Profile,
 		Secrets: env.Secrets, ProfileKeys: env.ProfileKeys, Supervisor: env.Supervisor, Managed: env.Managed}
 }
