@@ -26,7 +26,7 @@ func crashWithKey(t *testing.T, env []string, dir string, h home.Home, key strin
 	runWith := canaryRunner(t, env, dir)
 	run := func(args ...string) string { return runWith("", args...) }
 	var seen strings.Builder
-	seen.WriteString(run("stack", "create", "--name", "crashy", "--port-base", "24200", "--no-start"))
+	seen.WriteString(run("stack", "create", "--name", "crashy", "--port-base", portBase(t), "--no-start"))
 	if err := (secret.File{Home: h}).Set(context.Background(), "crashy", secret.New(key)); err != nil {
 		t.Fatal(err)
 	}

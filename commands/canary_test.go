@@ -48,7 +48,7 @@ func TestCanaryNeverLeaks(t *testing.T) {
 
 	run := canaryRunner(t, env, project)
 	var seen strings.Builder
-	seen.WriteString(run("", "stack", "create", "--name", "dev", "--port-base", "24000", "--no-start"))
+	seen.WriteString(run("", "stack", "create", "--name", "dev", "--port-base", portBase(t), "--no-start"))
 	if err := (secret.File{Home: h}).Set(context.Background(), "dev", secret.New(canary)); err != nil {
 		t.Fatal(err)
 	}

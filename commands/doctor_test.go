@@ -30,7 +30,7 @@ func TestDoctor(t *testing.T) {
 	cli := testbin.Loams(t)
 	env := bareEnv(t, "/usr/bin:/bin", "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
 	loamsHome := envValue(env, "LOAMS_HOME")
-	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", "23500", "--engines", "qdrant"); code != 0 {
+	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", portBase(t), "--engines", "qdrant"); code != 0 {
 		t.Fatal(errOut)
 	}
 	defer run(t, env, cli, "stack", "stop", "--name", "dev", "--grace", "2s")

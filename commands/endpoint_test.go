@@ -233,19 +233,20 @@ func homeOf(env map[string]string) home.Home { return home.Home{Dir: env["LOAMS_
 func TestStatusOfALocalStack(t *testing.T) {
 	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file",
 		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testkit/testserver")}
-	mustRun(t, env, "", "stack", "create", "--name", "dev", "--engines", "qdrant", "--port-base", "26100", "--no-start")
+	base := portBase(t)
+	mustRun(t, env, "", "stack", "create", "--name", "dev", "--engines", "qdrant", "--port-base", base, "--no-start")
 	r := runIn(t, env, "", "-o", "json", "status")
 	var st statusJSON
 	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || r.code != 7 {
 		t.Fatalf("exit %d: %v", r.code, err)
 	}
 	if st.Kind != "local" || st.Stack != "dev" || st.Reachable || st.Error == nil || st.Error.Code != errs.EndpointUnreachable ||
-		st.Error.Hint != "start it: `loams stack start dev`" || st.Endpoint != "http://127.0.0.1:26180" {
+		st.Error.Hint != "start it: `loams stack start dev`" || st.Endpoint != "http://127.0.0.1:"+port(base, 80) {
 		t.Fatalf("stopped stack: %s", r.stdout)
 	}
 	mustRun(t, env, "", "stack", "start", "--name", "dev")
 	t.Cleanup(func() { runIn(t, env, "", "stack", "stop", "--name", "dev", "--grace", "2s") })
-	env["LOAMS_ENDPOINT"] = "http://localhost:26180"
+	env["LOAMS_ENDPOINT"] = "http://localhost:" + port(base, 80)
 	r = mustRun(t, env, "", "-o", "json", "status")
 	st = statusJSON{}
 	json.Unmarshal([]byte(r.stdout), &st)

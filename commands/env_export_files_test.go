@@ -35,7 +35,7 @@ func TestEnvExportRefusalsWriteNothing(t *testing.T) {
 		t.Skip("git is not installed: the tracked-file rule needs it")
 	}
 	env := cliEnv(t, "HOME="+t.TempDir())
-	if _, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", "29700", "--no-start"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", portBase(t), "--no-start"); code != 0 {
 		t.Fatalf("create: %s", errOut)
 	}
 	tests := []struct {
@@ -87,7 +87,7 @@ func TestEnvExportRefusalsWriteNothing(t *testing.T) {
 func TestEnvExportFindsProjectsByEveryMarker(t *testing.T) {
 	t.Parallel()
 	env := cliEnv(t, "HOME="+t.TempDir())
-	if _, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", "23800", "--no-start"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", portBase(t), "--no-start"); code != 0 {
 		t.Fatalf("create: %s", errOut)
 	}
 	for _, marker := range []string{".cursor/", "requirements.txt"} {
@@ -140,7 +140,7 @@ func TestEnvExportIgnoredBeforeGitStarts(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	env := cliEnv(t, "HOME="+t.TempDir())
-	if _, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", "28600", "--no-start"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", portBase(t), "--no-start"); code != 0 {
 		t.Fatalf("create: %s", errOut)
 	}
 	proj, _ := filepath.EvalSymlinks(t.TempDir())

@@ -200,13 +200,13 @@ func TestInitInAProjectKeepsTheDefaultAndDeleteForgetsIt(t *testing.T) {
 	t.Parallel()
 	homeDir, _ := filepath.EvalSymlinks(t.TempDir())
 	env := cliEnv(t, "HOME="+homeDir)
-	if _, errOut, code := loams(t, env, "stack", "create", "--name", "nodeapp", "--port-base", "29100", "--no-start"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "nodeapp", "--port-base", portBase(t), "--no-start"); code != 0 {
 		t.Fatalf("create: %s", errOut)
 	}
 	proj := filepath.Join(homeDir, "pyapp")
 	os.MkdirAll(proj, 0o755)
 	os.WriteFile(filepath.Join(proj, "requirements.txt"), []byte("flask\n"), 0o644)
-	_, errOut, code := loamsIn(t, env, proj, "init", "--yes", "--no-agent", "--port-base", "29200")
+	_, errOut, code := loamsIn(t, env, proj, "init", "--yes", "--no-agent", "--port-base", portBase(t))
 	t.Cleanup(func() { loams(t, env, "stack", "stop", "pyapp", "--grace", "2s") })
 	if code != 0 {
 		t.Fatalf("init: exit %d %s", code, errOut)
@@ -242,7 +242,7 @@ func TestCreateAndDeleteInABoundProjectNeedNoName(t *testing.T) {
 		os.WriteFile(filepath.Join(d, "package.json"), []byte("{}\n"), 0o644)
 	}
 	os.WriteFile(filepath.Join(bound, "loams.toml"), []byte("[dev]\nstack = \"nodeapp\"\n"), 0o644)
-	out, errOut, code := loamsIn(t, env, bound, "-o", "json", "stack", "create", "--no-start", "--port-base", "29300")
+	out, errOut, code := loamsIn(t, env, bound, "-o", "json", "stack", "create", "--no-start", "--port-base", portBase(t))
 	if code != 0 || !strings.Contains(out, `"name": "nodeapp"`) {
 		t.Fatalf("create in a bound project: exit %d %s %s", code, out, errOut)
 	}
@@ -268,7 +268,7 @@ func TestInitInAMonorepoAppKeepsItsLoamsToml(t *testing.T) {
 	}
 	homeDir, _ := filepath.EvalSymlinks(t.TempDir())
 	env := cliEnv(t, "HOME="+homeDir)
-	if _, errOut, code := loams(t, env, "stack", "create", "--name", "mono", "--port-base", "29400", "--no-start"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "mono", "--port-base", portBase(t), "--no-start"); code != 0 {
 		t.Fatalf("create: %s", errOut)
 	}
 	t.Cleanup(func() {

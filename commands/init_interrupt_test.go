@@ -82,7 +82,7 @@ func TestInitWithoutServerGetsSomewhere(t *testing.T) {
 	}
 
 	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
-	out, errOut, code := loamsIn(t, env, app, "init", "--yes", "--port-base", "24500", "-o", "json")
+	out, errOut, code := loamsIn(t, env, app, "init", "--yes", "--port-base", portBase(t), "-o", "json")
 	defer loamsIn(t, env, app, "stack", "stop", "--name", "dev", "--grace", "2s")
 	var res initJSON
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Stack.State != "running" || res.EnvFile == nil {
@@ -141,7 +141,7 @@ func TestCtrlCAtDeleteQuestion(t *testing.T) {
 	t.Parallel()
 	env, _, app := newcomer(t)
 	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
-	if _, errOut, code := loamsIn(t, append(env, "CI=true"), app, "stack", "create", "--name", "dev", "--no-start", "--port-base", "24100"); code != 0 {
+	if _, errOut, code := loamsIn(t, append(env, "CI=true"), app, "stack", "create", "--name", "dev", "--no-start", "--port-base", portBase(t)); code != 0 {
 		t.Fatal(errOut)
 	}
 	p := startTTY(t, env, app, "stack", "delete", "--name", "dev")
@@ -159,7 +159,7 @@ func TestCtrlCAtDeleteQuestion(t *testing.T) {
 // stack; the same command run again works.
 func TestCtrlCWhileCreatingAStack(t *testing.T) {
 	t.Parallel()
-	for _, argv := range [][]string{{"stack", "create", "--name", "dev", "--port-base", "24300"}, {"init", "--yes", "--no-agent", "--port-base", "24400"}} {
+	for _, argv := range [][]string{{"stack", "create", "--name", "dev", "--port-base", portBase(t)}, {"init", "--yes", "--no-agent", "--port-base", portBase(t)}} {
 		t.Run(argv[0], func(t *testing.T) {
 			t.Parallel()
 			env, _, app := newcomer(t)
@@ -195,7 +195,7 @@ func TestCtrlCWhileInitStartsAStack(t *testing.T) {
 	t.Parallel()
 	env, _, app := newcomer(t)
 	env = append(env, "LOAMS_SERVER_BINARY="+testbin.Build(t, "./internal/testkit/testserver"))
-	if _, errOut, code := loamsIn(t, append(env, "CI=true"), app, "stack", "create", "--name", "dev", "--no-start", "--port-base", "24900"); code != 0 {
+	if _, errOut, code := loamsIn(t, append(env, "CI=true"), app, "stack", "create", "--name", "dev", "--no-start", "--port-base", portBase(t)); code != 0 {
 		t.Fatal(errOut)
 	}
 	defer loamsIn(t, append(env, "CI=true"), app, "stack", "stop", "--name", "dev", "--grace", "2s")

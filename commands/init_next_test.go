@@ -66,7 +66,7 @@ func TestInitText(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file", "HOME": t.TempDir(),
 		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testkit/testserver")}
-	argv := []string{"-o", "text", "init", "--yes", "--no-agent", "--port-base", "23500", "--project-dir", t.TempDir()}
+	argv := []string{"-o", "text", "init", "--yes", "--no-agent", "--port-base", portBase(t), "--project-dir", t.TempDir()}
 	r := runLoams(t, env, false, argv...)
 	defer runLoams(t, env, false, "stack", "stop", "dev", "--grace", "2s")
 	if r.code != 0 {

@@ -15,7 +15,7 @@ func TestInitUsesTheOneProjectRule(t *testing.T) {
 	t.Parallel()
 	env := cliEnv(t, "HOME="+t.TempDir())
 	bare, _ := filepath.EvalSymlinks(t.TempDir())
-	_, errOut, code := loamsIn(t, env, bare, "init", "--yes", "--no-agent", "--port-base", "25200")
+	_, errOut, code := loamsIn(t, env, bare, "init", "--yes", "--no-agent", "--port-base", portBase(t))
 	if code != 0 {
 		t.Fatalf("init in a bare folder: exit %d: %s", code, errOut)
 	}

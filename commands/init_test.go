@@ -80,7 +80,7 @@ func TestInitTwiceChangesNothing(t *testing.T) {
 		}
 	}
 
-	out, errOut, code = loams(t, env, "init", "--yes", "--port-base", "25000", "--project-dir", proj, "-o", "json")
+	out, errOut, code = loams(t, env, "init", "--yes", "--port-base", portBase(t), "--project-dir", proj, "-o", "json")
 	if code != 0 {
 		t.Fatalf("init --yes: exit %d, stderr %s", code, errOut)
 	}
@@ -172,7 +172,7 @@ func TestInitAsksOnATerminal(t *testing.T) {
 		code := Run(context.Background(), f, append([]string{"loams"}, argv...), nil)
 		return out.String(), errOut.String(), code
 	}
-	out, errOut, code := run("y\ny\ny\nn\n", "init", "--no-agent", "--port-base", "25100", "--project-dir", proj)
+	out, errOut, code := run("y\ny\ny\nn\n", "init", "--no-agent", "--port-base", portBase(t), "--project-dir", proj)
 	defer run("", "stack", "stop", "--name", "dev", "--grace", "2s")
 	if code != 0 {
 		t.Fatalf("init: exit %d, stderr %s", code, errOut)
@@ -194,7 +194,7 @@ func TestInitAsksOnATerminal(t *testing.T) {
 func TestInitUnderAProfileRegistersIt(t *testing.T) {
 	t.Parallel()
 	env, homeDir, proj := initWorld(t)
-	out, errOut, code := loams(t, env, "--profile", "work", "init", "--yes", "--port-base", "24600", "--project-dir", proj, "-o", "json")
+	out, errOut, code := loams(t, env, "--profile", "work", "init", "--yes", "--port-base", portBase(t), "--project-dir", proj, "-o", "json")
 	if code != 0 {
 		t.Fatalf("init: exit %d, stderr %s", code, errOut)
 	}

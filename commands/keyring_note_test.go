@@ -22,8 +22,8 @@ func TestKeyringNoteOncePerProcess(t *testing.T) {
 		name string
 		argv []string
 	}{
-		{"stack create", []string{"stack", "create", "dev", "--port-base", "23300"}},
-		{"init", []string{"init", "--yes", "--no-agent", "--port-base", "23400", "--project-dir", t.TempDir()}},
+		{"stack create", []string{"stack", "create", "dev", "--port-base", portBase(t)}},
+		{"init", []string{"init", "--yes", "--no-agent", "--port-base", portBase(t), "--project-dir", t.TempDir()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SERVER_BINARY": server, "HOME": t.TempDir()}

@@ -114,7 +114,8 @@ func TestInitInstallsServer(t *testing.T) {
 		!strings.Contains(errOut, "`loams init --yes --allow-download` once a release is published") {
 		t.Fatalf("init without a server: exit %d\n%s", code, errOut)
 	}
-	out, errOut, code := run(t, env, cli, "init", "--yes", "--allow-download", "--no-agent", "--port-base", "23300", "--project-dir", proj, "-o", "json")
+	base := portBase(t)
+	out, errOut, code := run(t, env, cli, "init", "--yes", "--allow-download", "--no-agent", "--port-base", base, "--project-dir", proj, "-o", "json")
 	defer run(t, env, cli, "stack", "stop", "--name", "dev", "--grace", "2s")
 	var res initJSON
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Stack.State != "running" || res.EnvFile == nil {
@@ -124,7 +125,7 @@ func TestInitInstallsServer(t *testing.T) {
 	if !strings.Contains(d, filepath.Join(envValue(env, "LOAMS_HOME"), "servers", "0.3.0", "standard", "loams")) {
 		t.Errorf("the stack does not run the installed server: %s", d)
 	}
-	if data, err := os.ReadFile(filepath.Join(proj, ".env.loams")); err != nil || !strings.Contains(string(data), "LOAMS_URL=http://127.0.0.1:23380") {
+	if data, err := os.ReadFile(filepath.Join(proj, ".env.loams")); err != nil || !strings.Contains(string(data), "LOAMS_URL=http://127.0.0.1:"+port(base, 80)) {
 		t.Errorf(".env.loams: %v %s", err, data)
 	}
 }
@@ -135,7 +136,7 @@ func TestRestartUpgrade(t *testing.T) {
 	t.Parallel()
 	cli := testbin.Loams(t)
 	env := bareEnv(t, "/usr/bin:/bin")
-	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", "23600", "--engines", "qdrant",
+	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", portBase(t), "--engines", "qdrant",
 		"--server-binary", testbin.Build(t, "./internal/testkit/testserver")); code != 0 {
 		t.Fatal(errOut)
 	}

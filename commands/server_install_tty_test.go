@@ -64,7 +64,7 @@ func TestStackCreateOffersInstall(t *testing.T) {
 	// This in-process build trusts no key: the offer fails on the signature
 	// and says how to go on; the consent question is never reached. No
 	// server is server_binary_not_found, whatever was tried (issue 21).
-	_, errOut, code := ttyRun(t, env, "y\n", "stack", "create", "--name", "dev", "--port-base", "23700")
+	_, errOut, code := ttyRun(t, env, "y\n", "stack", "create", "--name", "dev", "--port-base", portBase(t))
 	if code != 4 || !strings.Contains(errOut, "No Loams server found") || !strings.Contains(errOut, "`loams server install --allow-unsigned` installs a published release") || rel.Requests.Load() != 0 {
 		t.Fatalf("exit %d, %d downloads\n%s", code, rel.Requests.Load(), errOut)
 	}
@@ -84,7 +84,7 @@ func TestStackCreateAsksBeforeLookingUpARelease(t *testing.T) {
 	defer srv.Close()
 	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_RELEASES_URL": srv.URL, "HOME": t.TempDir(), "LOAMS_SECRETS": "file",
 		"PATH": "/nonexistent"}
-	_, errOut, code := ttyRun(t, env, "n\n", "stack", "create", "--name", "dev", "--port-base", "23700")
+	_, errOut, code := ttyRun(t, env, "n\n", "stack", "create", "--name", "dev", "--port-base", portBase(t))
 	if code != 4 || !strings.Contains(errOut, "Look up the latest release online?") || !strings.Contains(errOut, "server install --from FILE") || asked.Load() != 0 {
 		t.Fatalf("exit %d, %d requests\n%s", code, asked.Load(), errOut)
 	}

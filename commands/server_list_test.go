@@ -71,7 +71,7 @@ func TestServerBehindTheCLIOnPath(t *testing.T) {
 		t.Errorf("table:\n%s", out)
 	}
 
-	out, errOut, code = run(t, env, self, "stack", "create", "--name", "dev", "--port-base", "23200", "-o", "json")
+	out, errOut, code = run(t, env, self, "stack", "create", "--name", "dev", "--port-base", portBase(t), "-o", "json")
 	defer run(t, env, self, "stack", "stop", "--name", "dev", "--grace", "2s")
 	var d struct {
 		State        string `json:"state"`

@@ -14,7 +14,7 @@ func TestServerVersionSkew(t *testing.T) {
 	t.Parallel()
 	cli := testbin.Build(t, "./cmd/loams", "-X loams.dev/cli/internal/buildinfo.version=0.3.1")
 	env := cliEnv(t)
-	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", "23400", "--engines", "qdrant"); code != 0 ||
+	if _, errOut, code := run(t, env, cli, "stack", "create", "--name", "dev", "--port-base", portBase(t), "--engines", "qdrant"); code != 0 ||
 		!strings.Contains(errOut, "notice: Loams server 0.0.1 is older than this loams supports fully") {
 		t.Fatalf("create: exit %d, stderr %s", code, errOut)
 	}

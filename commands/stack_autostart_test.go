@@ -153,7 +153,7 @@ func uid() string { return strconv.Itoa(os.Getuid()) }
 func TestAutostartWithoutUserManager(t *testing.T) {
 	t.Parallel()
 	env, log := managerEnv(t, "linux")
-	if _, errOut, code := loams(t, env, "stack", "create", "dev", "--no-start", "--port-base", "27300"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "dev", "--no-start", "--port-base", portBase(t)); code != 0 {
 		t.Fatalf("create: %d %s", code, errOut)
 	}
 	unit := filepath.Join(envValue(env, "XDG_CONFIG_HOME"), "systemd", "user", "loams-stack-dev.service")
@@ -181,7 +181,7 @@ func TestAutostartWithoutUserManager(t *testing.T) {
 func TestAutostartDryRun(t *testing.T) {
 	t.Parallel()
 	env, log := managerEnv(t, "linux")
-	if _, errOut, code := loams(t, env, "stack", "create", "dev", "--no-start", "--port-base", "27500"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "dev", "--no-start", "--port-base", portBase(t)); code != 0 {
 		t.Fatalf("create: %d %s", code, errOut)
 	}
 	for goos, want := range map[string]string{"linux": "WantedBy=default.target", "darwin": "<key>RunAtLoad</key>", "windows": "<LogonTrigger>"} {
@@ -208,7 +208,7 @@ func TestDoctorAutostart(t *testing.T) {
 	if err != nil || os.WriteFile(moved, data, 0o755) != nil {
 		t.Fatal(err)
 	}
-	if _, errOut, code := loams(t, env, "stack", "create", "dev", "--no-start", "--port-base", "27400"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "dev", "--no-start", "--port-base", portBase(t)); code != 0 {
 		t.Fatalf("create: %d %s", code, errOut)
 	}
 	if _, errOut, code := run(t, env, moved, "stack", "autostart", "on", "dev"); code != 0 {

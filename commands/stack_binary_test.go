@@ -6,12 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"loams.dev/cli/internal/testkit/testbin"
+	"loams.dev/cli/internal/testkit/testports"
 )
 
 // cliEnv is a throwaway LOAMS_HOME with the stand-in server as the binary.
@@ -63,7 +65,8 @@ func runProcess(t *testing.T, env []string, dir, bin string, args ...string) (st
 func TestStackCLI(t *testing.T) {
 	t.Parallel()
 	env := cliEnv(t)
-	out, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", "23000", "-o", "json")
+	base := portBase(t)
+	out, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", base, "-o", "json")
 	if code != 0 {
 		t.Fatalf("create: %d %s", code, errOut)
 	}
@@ -76,7 +79,7 @@ func TestStackCLI(t *testing.T) {
 		t.Fatalf("create output: %v %s", err, out)
 	}
 	defer loams(t, env, "stack", "stop", "--name", "dev", "--grace", "2s")
-	if out, _, _ := loams(t, env, "stack", "describe"); !strings.Contains(out, "running") || !strings.Contains(out, "http://127.0.0.1:23080") {
+	if out, _, _ := loams(t, env, "stack", "describe"); !strings.Contains(out, "running") || !strings.Contains(out, "http://127.0.0.1:"+port(base, 80)) {
 		t.Errorf("describe (default stack) table:\n%s", out)
 	}
 	if out, _, _ := loams(t, env, "stack", "list", "-o", "text"); !strings.HasPrefix(out, "dev\trunning\t") {
@@ -109,7 +112,7 @@ func TestStartKilledMidway(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := cliEnv(t, "LOAMS_SERVER_BINARY="+wrapper)
-	if _, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", "23100", "--no-start"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "dev", "--port-base", portBase(t), "--no-start"); code != 0 {
 		t.Fatal(errOut)
 	}
 	defer loams(t, env, "stack", "stop", "--name", "dev", "--grace", "2s")
@@ -160,4 +163,14 @@ func envValue(env []string, key string) string {
 		}
 	}
 	return v
+}
+
+// portBase is a block of ports for this test's --port-base, claimed from
+// every test process of the run (internal/testkit/testports).
+func portBase(t *testing.T) string { return strconv.Itoa(testports.Block(t)) }
+
+// port is the port at offset in the block at base (a portBase).
+func port(base string, offset int) string {
+	n, _ := strconv.Atoi(base)
+	return strconv.Itoa(n + offset)
 }

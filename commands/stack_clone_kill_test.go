@@ -26,7 +26,7 @@ func TestCloneKilledMidCopyLeavesNothing(t *testing.T) {
 	t.Parallel()
 	env := cliEnv(t)
 	home := loamsHomeOf(env)
-	if _, errOut, code := loams(t, env, "stack", "create", "big", "--port-base", "25500", "--no-start"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "big", "--port-base", portBase(t), "--no-start"); code != 0 {
 		t.Fatalf("create: %d %s", code, errOut)
 	}
 	data := filepath.Join(home, "stacks", "big", "data")

@@ -49,7 +49,7 @@ func checkTSV(t *testing.T, out string, fields map[string]int) {
 func TestStackNamePositionalAndAlias(t *testing.T) {
 	t.Parallel()
 	env := cliEnv(t)
-	out, errOut, code := loams(t, env, "stack", "create", "web", "--port-base", "23200", "-o", "json")
+	out, errOut, code := loams(t, env, "stack", "create", "web", "--port-base", portBase(t), "-o", "json")
 	if code != 0 {
 		t.Fatalf("create web (positional): %d %s", code, errOut)
 	}

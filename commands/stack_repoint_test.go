@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"loams.dev/cli/internal/testkit/testports"
 )
 
 // Issue 28: a stack whose server binary was removed names it and says how
@@ -23,7 +25,7 @@ func TestStartNamesAVanishedServerBinary(t *testing.T) {
 	if err := os.WriteFile(gone, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, errOut, code := loams(t, env, "stack", "create", "--name", "moved", "--port-base", "28700", "--no-start", "--server-binary", gone); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "moved", "--port-base", portBase(t), "--no-start", "--server-binary", gone); code != 0 {
 		t.Fatalf("create: %s", errOut)
 	}
 	os.Remove(gone)
@@ -44,7 +46,8 @@ func TestStartNamesAVanishedServerBinary(t *testing.T) {
 func TestStartPortBaseMovesAStoppedStackAndKeepsItsKey(t *testing.T) {
 	t.Parallel()
 	env := cliEnv(t, "HOME="+t.TempDir())
-	if _, errOut, code := loams(t, env, "stack", "create", "--name", "moving", "--port-base", "24700", "--no-start", "--engines", "native"); code != 0 {
+	base, moved := testports.Block(t), testports.Block(t)
+	if _, errOut, code := loams(t, env, "stack", "create", "--name", "moving", "--port-base", strconv.Itoa(base), "--no-start", "--engines", "native"); code != 0 {
 		t.Fatalf("create: %s", errOut)
 	}
 	keyOf := func() (key, url string) {
@@ -63,24 +66,25 @@ func TestStartPortBaseMovesAStoppedStackAndKeepsItsKey(t *testing.T) {
 		return key, url
 	}
 	key, url := keyOf()
-	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(24780)) // the native port (offset 80)
+	native := strconv.Itoa(base + 80) // the native port (offset 80)
+	l, err := net.Listen("tcp", "127.0.0.1:"+native)
 	if err != nil {
-		t.Skipf("port 24780 is busy here: %v", err)
+		t.Fatalf("port %s of the block claimed for this test is busy: %v", native, err)
 	}
 	defer l.Close()
-	if _, errOut, code := loams(t, env, "stack", "start", "moving"); code != 5 || !strings.Contains(errOut, "24780") {
+	if _, errOut, code := loams(t, env, "stack", "start", "moving"); code != 5 || !strings.Contains(errOut, native) {
 		t.Fatalf("start on a taken port: exit %d %s", code, errOut)
 	}
-	out, errOut, code := loams(t, env, "-o", "json", "stack", "start", "moving", "--port-base", "24800")
+	out, errOut, code := loams(t, env, "-o", "json", "stack", "start", "moving", "--port-base", strconv.Itoa(moved))
 	t.Cleanup(func() { loams(t, env, "stack", "stop", "moving", "--grace", "2s") })
-	if code != 0 || !strings.Contains(out, `"state": "running"`) || !strings.Contains(out, "127.0.0.1:24880") {
+	if code != 0 || !strings.Contains(out, `"state": "running"`) || !strings.Contains(out, "127.0.0.1:"+strconv.Itoa(moved+80)) {
 		t.Fatalf("start --port-base: exit %d %s %s", code, out, errOut)
 	}
 	newKey, newURL := keyOf()
-	if newKey != key || key == "" || newURL != "http://127.0.0.1:24880" || newURL == url {
+	if newKey != key || key == "" || newURL != "http://127.0.0.1:"+strconv.Itoa(moved+80) || newURL == url {
 		t.Fatalf("key kept %v, url %s -> %s", newKey == key, url, newURL)
 	}
-	if _, errOut, code := loams(t, env, "stack", "start", "moving", "--port-base", "24900"); code != 5 || !strings.Contains(errOut, "stack_running") && !strings.Contains(errOut, "running") {
+	if _, errOut, code := loams(t, env, "stack", "start", "moving", "--port-base", portBase(t)); code != 5 || !strings.Contains(errOut, "stack_running") && !strings.Contains(errOut, "running") {
 		t.Errorf("re-porting a running stack: exit %d %s", code, errOut)
 	}
 }

@@ -24,7 +24,7 @@ func TestSnapshotOnAFullDisk(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = exec.Command("umount", home).Run() })
 	env := append(cliEnv(t), "LOAMS_HOME="+home)
-	if _, errOut, code := loams(t, env, "stack", "create", "dev", "--no-start", "--port-base", "25800"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "dev", "--no-start", "--port-base", portBase(t)); code != 0 {
 		t.Fatalf("create: %d %s", code, errOut)
 	}
 	if err := os.WriteFile(filepath.Join(home, "stacks", "dev", "data", "table.bin"), bytes.Repeat([]byte{7}, 4<<20), 0o600); err != nil {

@@ -43,7 +43,7 @@ func TestSnapshotRestoreCloneCLI(t *testing.T) {
 	env := cliEnv(t)
 	home := loamsHomeOf(env)
 	dir := filepath.Join(home, "stacks", "dev")
-	if _, errOut, code := loams(t, env, "stack", "create", "dev", "--port-base", "25400", "--engines", "native"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "dev", "--port-base", portBase(t), "--engines", "native"); code != 0 {
 		t.Fatalf("create: %d %s", code, errOut)
 	}
 	defer loams(t, env, "stack", "stop", "dev", "--grace", "2s")
@@ -96,7 +96,7 @@ func TestSnapshotRestoreCloneCLI(t *testing.T) {
 	}
 
 	// Clones of the live stack and of a snapshot.
-	if out, errOut, code := loams(t, env, "stack", "create", "feature", "--from", "dev", "--port-base", "25900", "-o", "json"); code != 0 || !strings.Contains(out, `"from": "dev"`) {
+	if out, errOut, code := loams(t, env, "stack", "create", "feature", "--from", "dev", "--port-base", portBase(t), "-o", "json"); code != 0 || !strings.Contains(out, `"from": "dev"`) {
 		t.Fatalf("clone: %d %s %s", code, out, errOut)
 	}
 	defer loams(t, env, "stack", "stop", "feature", "--grace", "2s")
@@ -104,7 +104,7 @@ func TestSnapshotRestoreCloneCLI(t *testing.T) {
 	if a, b := apiKey(t, env, "feature"), apiKey(t, env, "dev"); strings.Fields(a)[0] == strings.Fields(b)[0] || strings.Fields(a)[1] == strings.Fields(b)[1] {
 		t.Errorf("clone shares key or port with its source: %s / %s", a, b)
 	}
-	if _, errOut, code := loams(t, env, "stack", "create", "review", "--from", "dev@"+res.Before, "--no-start", "--port-base", "27700"); code != 0 {
+	if _, errOut, code := loams(t, env, "stack", "create", "review", "--from", "dev@"+res.Before, "--no-start", "--port-base", portBase(t)); code != 0 {
 		t.Fatalf("clone of a snapshot: %d %s", code, errOut)
 	}
 	treecopytest.Equal(t, "clone of a snapshot", treecopytest.Sums(t, filepath.Join(home, "stacks", "review")), migrated)

@@ -13,7 +13,7 @@ func TestStatusText(t *testing.T) {
 	t.Parallel()
 	env := map[string]string{"LOAMS_HOME": t.TempDir(), "LOAMS_SECRETS": "file",
 		"LOAMS_SERVER_BINARY": testbin.Build(t, "./internal/testkit/testserver")}
-	if r := runLoams(t, env, false, "stack", "create", "dev", "--engines", "qdrant", "--port-base", "29800"); r.code != 0 {
+	if r := runLoams(t, env, false, "stack", "create", "dev", "--engines", "qdrant", "--port-base", portBase(t)); r.code != 0 {
 		t.Fatalf("create: %s", r.stderr)
 	}
 	defer runLoams(t, env, false, "stack", "stop", "dev", "--grace", "2s")

@@ -128,7 +128,7 @@ func TestWorktreesGetTheirOwnStacks(t *testing.T) {
 	gitProject(t, repo, "[dev]\nstack = \"shop\"\nworktrees = \"clone\"\n")
 	env := cliEnv(t)
 	home := loamsHomeOf(env)
-	if _, errOut, code := loamsIn(t, env, repo, "stack", "create", "shop", "--port-base", "25700", "--no-start"); code != 0 {
+	if _, errOut, code := loamsIn(t, env, repo, "stack", "create", "shop", "--port-base", portBase(t), "--no-start"); code != 0 {
 		t.Fatalf("create: %d %s", code, errOut)
 	}
 	_ = os.MkdirAll(filepath.Join(home, "stacks", "shop", "data", "tables"), 0o700)
@@ -238,7 +238,7 @@ func TestWorktreeDoesNotCloneAnotherProjectsStack(t *testing.T) {
 	gitProject(t, other, "")
 	env := cliEnv(t)
 	home := loamsHomeOf(env)
-	if _, errOut, code := loamsIn(t, env, other, "stack", "create", "bank", "--port-base", "29900", "--no-start"); code != 0 {
+	if _, errOut, code := loamsIn(t, env, other, "stack", "create", "bank", "--port-base", portBase(t), "--no-start"); code != 0 {
 		t.Fatalf("create bank: %d %s", code, errOut)
 	}
 	repo := filepath.Join(base, "cloned")

@@ -26,11 +26,9 @@ import (
 
 // TestMain fails the run when a process a test started outlives it.
 func TestMain(m *testing.M) {
-	// Every `loams mcp serve` these tests start has a LOAMS_HOME of its own,
-	// so nothing stops two of them (or another package's tests) reaching for
-	// the same free ports at once: the tests' builds start each process's
-	// stacks at its own block from 26000 (stack/seam_loamstest.go).
-	os.Setenv("LOAMS_TEST_PORT_BASE", "26000")
+	// Every `loams mcp serve` these tests start has a LOAMS_HOME of its own;
+	// the tests' builds claim each stack's ports from every test process of
+	// the run (stack/seam_loamstest.go), so none reach for the same ones.
 	os.Exit(testbin.Main(m))
 }
 

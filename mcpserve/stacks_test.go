@@ -2,13 +2,12 @@ package mcpserve
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"loams.dev/cli/internal/testkit/testbin"
+	"loams.dev/cli/internal/testkit/testports"
 )
 
 // createStack makes a stopped stack with the stand-in server. Another
@@ -17,7 +16,7 @@ import (
 func createStack(t *testing.T, env []string, name string) {
 	t.Helper()
 	for try := 0; ; try++ {
-		cmd := exec.Command(testbin.Loams(t), "stack", "create", "--name", name, "--no-start", "--port-base", fmt.Sprint(portBase()))
+		cmd := exec.Command(testbin.Loams(t), "stack", "create", "--name", name, "--no-start", "--port-base", fmt.Sprint(portBase(t)))
 		// Run outside any project: stack create binds the project it runs
 		// in, and this package's directory is inside the repository.
 		cmd.Env, cmd.Dir = env, t.TempDir()
@@ -32,16 +31,10 @@ func createStack(t *testing.T, env []string, name string) {
 	t.Cleanup(func() { stopStack(t, env, name) })
 }
 
-// portBase spreads the stacks of parallel tests (in separate homes, which
-// do not see each other's ports) over blocks from 30000 to 32600: below the
-// kernel's ephemeral ports (32768+), above the stack package's test blocks
-// (10000-19900) and the blocks loams picks itself (20000-29900).
-func portBase() int {
-	n := int(portBlocks.Add(1))
-	return 30000 + (os.Getpid()*7+n)%27*100
-}
-
-var portBlocks atomic.Int32
+// portBase is a block of ports of the test's own, claimed from every test
+// process of the run: the stacks of parallel tests live in separate homes,
+// which do not see each other's ports.
+func portBase(t testports.T) int { return testports.Block(t) }
 
 func stopStack(t *testing.T, env []string, name string) {
 	cmd := exec.Command(testbin.Loams(t), "stack", "stop", "--name", name, "--grace", "2s")

@@ -93,7 +93,7 @@ func (h *cliHome) parallel(t *testing.T, n int, args func(i int) []string) []cli
 func TestParallelCreatesOfOneName(t *testing.T) {
 	t.Parallel()
 	h := newCLIHome(t)
-	base := fmt.Sprint(portBase())
+	base := fmt.Sprint(portBase(t))
 	res := h.parallel(t, 10, func(int) []string {
 		return []string{"stack", "create", "--name", "dev", "--port-base", base, "--engines", "native", "-o", "json"}
 	})
@@ -179,7 +179,7 @@ func TestCrashAtStartShowsLogTail(t *testing.T) {
 	t.Parallel()
 	h := newCLIHome(t)
 	h.env = append(h.env, "TESTSERVER_CRASH=metastore is corrupt")
-	r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase()), "--engines", "native")
+	r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase(t)), "--engines", "native")
 	if r.code != 7 || !strings.Contains(r.stderr, "log tail below") || !strings.Contains(r.stderr, "  loams: metastore is corrupt\n") {
 		t.Fatalf("exit %d, stderr:\n%s\nwant the hint and the log tail below it", r.code, r.stderr)
 	}
@@ -190,7 +190,7 @@ func TestCrashAtStartShowsLogTail(t *testing.T) {
 func TestDeleteIsIdempotent(t *testing.T) {
 	t.Parallel()
 	h := newCLIHome(t)
-	if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase()), "--no-start"); r.code != 0 {
+	if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase(t)), "--no-start"); r.code != 0 {
 		t.Fatalf("create: %d %s", r.code, r.stderr)
 	}
 	if r := h.run(t, "stack", "delete", "--name", "dev", "--yes", "-o", "json"); r.code != 0 || !strings.Contains(r.stdout, `"deleted": true`) {

@@ -28,7 +28,7 @@ func TestCancelledCreateLeavesNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := f.sv.Create(ctx, stack.CreateOptions{Name: "dev", ServerBinary: f.bin, PortBase: portBase(), Start: true, Wait: time.Hour})
+		_, err := f.sv.Create(ctx, stack.CreateOptions{Name: "dev", ServerBinary: f.bin, PortBase: portBase(t), Start: true, Wait: time.Hour})
 		done <- err
 	}()
 	pid := waitForPid(t, filepath.Join(dir, "server.pid"), done)

@@ -53,7 +53,7 @@ func TestAgentStorageStaysInProject(t *testing.T) {
 	realProj, _ := filepath.EvalSymlinks(proj)
 	realHome, _ := filepath.EvalSymlinks(f.sv.Home.Dir)
 	agent := func(name, storage, root string) (*stack.Description, error) {
-		return f.sv.Create(context.Background(), stack.CreateOptions{Name: name, ServerBinary: f.bin, PortBase: portBase(),
+		return f.sv.Create(context.Background(), stack.CreateOptions{Name: name, ServerBinary: f.bin, PortBase: portBase(t),
 			Storage: storage, ConfineStorage: true, StorageRoot: root})
 	}
 	for _, tc := range []struct{ storage, root string }{
@@ -86,7 +86,7 @@ func TestAgentStorageStaysInProject(t *testing.T) {
 			t.Errorf("agent storage %q resolved to %s, want %s", tc.storage, s.Storage.Path, tc.want)
 		}
 	}
-	if _, err := f.sv.Create(context.Background(), stack.CreateOptions{Name: "human", ServerBinary: f.bin, PortBase: portBase(),
+	if _, err := f.sv.Create(context.Background(), stack.CreateOptions{Name: "human", ServerBinary: f.bin, PortBase: portBase(t),
 		Storage: "dir:" + outside}); err != nil {
 		t.Errorf("a person at the CLI may put storage anywhere: %v", err)
 	}
@@ -98,7 +98,7 @@ func TestAgentStorageStaysInProject(t *testing.T) {
 func TestPortBaseNamesEngineAndHolder(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	base := portBase()
+	base := portBase(t)
 	opts := stack.CreateOptions{Name: "first", ServerBinary: f.bin, PortBase: base, Engines: []string{"native"}, Start: true, Wait: 30 * time.Second}
 	d, err := f.sv.Create(context.Background(), opts)
 	if err != nil {
@@ -119,7 +119,7 @@ func TestPortBaseNamesEngineAndHolder(t *testing.T) {
 		t.Errorf("want the untracked server (pid %d) named: %s %v", pid, e.Message, e.Details)
 	}
 	// Recorded by another stack: that stack is named.
-	opts.Name, opts.PortBase = "third", portBase()
+	opts.Name, opts.PortBase = "third", portBase(t)
 	if _, err := f.sv.Create(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}

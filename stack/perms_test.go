@@ -16,7 +16,7 @@ import (
 func TestDirectoriesAre0700(t *testing.T) {
 	t.Parallel()
 	h := newCLIHome(t)
-	if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase()), "--no-start"); r.code != 0 {
+	if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase(t)), "--no-start"); r.code != 0 {
 		t.Fatalf("create: %d %s", r.code, r.stderr)
 	}
 	for _, d := range []string{h.dir, filepath.Join(h.dir, "stacks"), filepath.Join(h.dir, "stacks", "dev"),
@@ -34,7 +34,7 @@ func TestDirectoriesAre0700(t *testing.T) {
 func TestUnsafePermissionsRefused(t *testing.T) {
 	t.Parallel()
 	h := newCLIHome(t)
-	if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase()), "--no-start"); r.code != 0 {
+	if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase(t)), "--no-start"); r.code != 0 {
 		t.Fatalf("create: %d %s", r.code, r.stderr)
 	}
 	dir := filepath.Join(h.dir, "stacks", "dev")
@@ -116,13 +116,13 @@ func TestDiskFullAndForbidden(t *testing.T) {
 			t.Skipf("mount tmpfs: %v %s", err, out)
 		}
 		t.Cleanup(func() { _ = exec.Command("umount", "-l", h.dir).Run() })
-		if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase()), "--no-start"); r.code != 0 {
+		if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase(t)), "--no-start"); r.code != 0 {
 			t.Fatalf("create: %d %s", r.code, r.stderr)
 		}
 		fill, _ := os.Create(filepath.Join(h.dir, "fill"))
 		_, _ = fill.Write(make([]byte, 2<<20)) // until ENOSPC
 		fill.Close()
-		r := h.run(t, "stack", "create", "--name", "two", "--port-base", fmt.Sprint(portBase()), "--no-start", "-o", "json")
+		r := h.run(t, "stack", "create", "--name", "two", "--port-base", fmt.Sprint(portBase(t)), "--no-start", "-o", "json")
 		path, _ := r.errObj.Details["path"].(string)
 		if r.code != 7 || r.errObj.Code != "disk_full" || !strings.HasPrefix(path, h.dir) {
 			t.Errorf("create on a full disk: exit %d %s, want disk_full naming a path in %s", r.code, r.stderr, h.dir)
@@ -133,7 +133,7 @@ func TestDiskFullAndForbidden(t *testing.T) {
 	})
 	t.Run("forbidden", func(t *testing.T) {
 		h := newCLIHome(t)
-		if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase()), "--no-start"); r.code != 0 {
+		if r := h.run(t, "stack", "create", "--name", "dev", "--port-base", fmt.Sprint(portBase(t)), "--no-start"); r.code != 0 {
 			t.Fatalf("create: %d %s", r.code, r.stderr)
 		}
 		stacks := filepath.Join(h.dir, "stacks")
@@ -148,7 +148,7 @@ func TestDiskFullAndForbidden(t *testing.T) {
 			}
 			t.Cleanup(func() { _ = os.Chmod(stacks, 0o700) })
 		}
-		r := h.run(t, "stack", "create", "--name", "two", "--port-base", fmt.Sprint(portBase()), "--no-start", "-o", "json")
+		r := h.run(t, "stack", "create", "--name", "two", "--port-base", fmt.Sprint(portBase(t)), "--no-start", "-o", "json")
 		path, _ := r.errObj.Details["path"].(string)
 		if r.code != 8 || r.errObj.Code != "forbidden" || !strings.HasPrefix(path, stacks) {
 			t.Errorf("create in a directory we may not write: exit %d %s, want forbidden naming a path in %s", r.code, r.stderr, stacks)

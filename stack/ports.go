@@ -65,15 +65,17 @@ func (sv *Supervisor) allocatePorts(engines []string, base int, first bool) (map
 		}
 		return nil, sv.baseTaken(base, *l, taken[base+l.Offset])
 	}
-	start := firstBase
-	if tb := testPortBase(); tb > 0 {
-		start, first = tb, false
-	} else if ports, busy := try(func(l Listener) int { return l.Port }); busy == nil {
+	if tb := testPortBase(sv.Home); tb > 0 {
+		if ports, l := try(func(l Listener) int { return tb + l.Offset }); l == nil {
+			return ports, nil
+		}
+	}
+	if ports, busy := try(func(l Listener) int { return l.Port }); busy == nil {
 		return ports, nil
 	} else {
 		defaultBusy = busy
 	}
-	for b := start; b <= lastBase; b += baseStep {
+	for b := firstBase; b <= lastBase; b += baseStep {
 		if ports, l := try(func(l Listener) int { return b + l.Offset }); l == nil {
 			if first { // say once why the first stack is not on the documented ports
 				sv.notify("port %d (%s) is in use, so stack ports start at %d instead (e.g. %s on %d)",

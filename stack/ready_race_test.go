@@ -36,7 +36,7 @@ func TestReadyFromAnotherProcessIsNotOurs(t *testing.T) {
 	if err := testbin.WriteExecutable(wrapper, []byte(script)); err != nil {
 		t.Fatal(err)
 	}
-	base := portBase()
+	base := portBase(t)
 	go func() {
 		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
 			if _, err := os.Stat(started); err == nil {

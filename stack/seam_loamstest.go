@@ -3,21 +3,22 @@
 package stack
 
 import (
-	"os"
-	"strconv"
+	"loams.dev/cli/internal/home"
+	"loams.dev/cli/internal/testkit/testports"
 )
 
-// testPortBase is where the allocator starts, instead of the documented
-// ports and 20000, in the tests' builds of loams (`-tags loamstest`, see
-// internal/testkit/testbin) when LOAMS_TEST_PORT_BASE is set. Test processes run
-// side by side, each with its own LOAMS_HOME and so its own create lock:
-// without it they all reach for 8080 at once and one server loses the bind.
-// The process id spreads them over 30 blocks above the base. Release builds
-// never read it (seam_release.go).
-func testPortBase() int {
-	n, err := strconv.Atoi(os.Getenv("LOAMS_TEST_PORT_BASE"))
-	if err != nil || n <= 0 {
+// testPortBase is the block a stack's ports come from in the tests' builds
+// of loams (`-tags loamstest`, see internal/testkit/testbin), instead of the
+// documented ports and the first free block from 20000. Test processes run
+// side by side, each with its own LOAMS_HOME and so its own create lock and
+// its own recorded ports: without a claim shared by all of them, two reach
+// for 8080 (or one block) at once, both see it free, and one server later
+// loses the bind. The claim is held for as long as LOAMS_HOME exists.
+// Release builds never claim (seam_release.go); 0 means allocate as usual.
+func testPortBase(h home.Home) int {
+	base, err := testports.Claim(h.Dir)
+	if err != nil {
 		return 0
 	}
-	return n + os.Getpid()%30*baseStep
+	return base
 }

@@ -88,7 +88,7 @@ func TestSnapshotRestoreAndCloneRoundTrip(t *testing.T) {
 	}
 
 	// Clones: of the live stack, and of a snapshot.
-	live, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "feature", From: "dev", Start: true, Wait: 30 * time.Second, PortBase: portBase()})
+	live, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "feature", From: "dev", Start: true, Wait: 30 * time.Second, PortBase: portBase(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestSnapshotRestoreAndCloneRoundTrip(t *testing.T) {
 	if live.State != stack.Running || ckey.Reveal() == key.Reveal() || live.Engines[0].Endpoints["http"] == before.Engines[0].Endpoints["http"] {
 		t.Errorf("clone shares key or ports with its source: %+v", live)
 	}
-	fromSnap, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "review", From: "dev@" + res.Before, PortBase: portBase()})
+	fromSnap, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "review", From: "dev@" + res.Before, PortBase: portBase(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestSnapshotWithStorageElsewhere(t *testing.T) {
 	ctx := context.Background()
 	store := filepath.Join(t.TempDir(), "fast")
 	if _, err := f.sv.Create(ctx, stack.CreateOptions{Name: "ext", Engines: []string{"native"}, ServerBinary: f.bin,
-		PortBase: portBase(), Storage: "dir:" + store, Start: true, Wait: 30 * time.Second}); err != nil {
+		PortBase: portBase(t), Storage: "dir:" + store, Start: true, Wait: 30 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
 	hot := filepath.Join(store, "hot", "cache", "0001.blk")
@@ -203,7 +203,7 @@ func TestSnapshotWithStorageElsewhere(t *testing.T) {
 	if entries, _ := filepath.Glob(filepath.Join(store, ".staging-*")); len(entries) > 0 {
 		t.Errorf("left in the storage path: %v", entries)
 	}
-	if _, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "ext2", From: "ext@" + snap.Name, PortBase: portBase()}); err != nil {
+	if _, _, err := f.sv.Clone(ctx, stack.CloneOptions{Name: "ext2", From: "ext@" + snap.Name, PortBase: portBase(t)}); err != nil {
 		t.Fatal(err)
 	}
 	spec, _ := os.ReadFile(filepath.Join(f.sv.Home.Stack("ext2"), "stack.toml"))

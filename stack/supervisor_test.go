@@ -12,13 +12,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/home"
 	"loams.dev/cli/internal/testkit/testbin"
+	"loams.dev/cli/internal/testkit/testports"
 	"loams.dev/cli/secret"
 	"loams.dev/cli/stack"
 )
@@ -26,15 +26,10 @@ import (
 // TestMain fails the run when a process a test started outlives it.
 func TestMain(m *testing.M) { os.Exit(testbin.Main(m)) }
 
-// nextBase hands each test its own port block, so parallel tests never
-// race for the same ports (the allocator itself is tested separately).
-// Blocks from 10000 are outside the allocator's own range (20000-29999),
-// the CLI tests' fixed bases (23000-25100), which run at the same time, and
-// the kernel's ephemeral ports (32768 up), where a client socket of some
-// readiness probe may sit on any port.
-var nextBase atomic.Int32
-
-func portBase() int { return 10000 + int(nextBase.Add(1)%99)*100 }
+// portBase is a block of ports of the test's own: parallel tests (and the
+// other packages' tests, which run at the same time) never race for the
+// same ports. The allocator itself is tested separately.
+func portBase(t testports.T) int { return testports.Block(t) }
 
 type fixture struct {
 	sv    *stack.Supervisor
@@ -73,7 +68,7 @@ func newFixture(t testing.TB, env ...string) *fixture {
 func (f *fixture) create(t testing.TB, name string, start bool, engines ...string) (*stack.Description, error) {
 	t.Helper()
 	return f.sv.Create(context.Background(), stack.CreateOptions{Name: name, Engines: engines, ServerBinary: f.bin,
-		PortBase: portBase(), Start: start, Wait: 30 * time.Second})
+		PortBase: portBase(t), Start: start, Wait: 30 * time.Second})
 }
 
 func code(err error) errs.Code {
