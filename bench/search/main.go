@@ -90,9 +90,15 @@ func main() {
 	flag.BoolVar(&fitBySet, "fit-by-set", false, "with -fit: maximise the mean of the sets' figures (each set weighs the same), not of all questions'")
 	flag.BoolVar(&fitGuard, "fit-guard", true, "with -fit: reject a move that lowers the Node.js figures (-node)")
 	minGain := flag.Float64("fit-gain", 0.003, "with -fit: the least gain in mean MRR@10 for a knob to move from its default")
+	dumpTo := flag.String("dump", "", "write the sections and every set's questions with our top 20 to this JSON file, and stop (dump.go)")
 	flag.Parse()
 	bundle, err := docsindex.Open(docs.FS, "bench").Sections()
 	check(err)
+	if *dumpTo != "" {
+		files, _ := filepath.Glob("queries-*.tsv")
+		dump(*dumpTo, bundle, slices.DeleteFunc(files, func(f string) bool { return strings.Contains(f, "node") }))
+		return
+	}
 	sets := []questionSet{{"bundle", readQueries("queries-bundle.tsv")}, {"agent 1", readQueries("queries-agent.tsv")}}
 	for i := 2; i <= 6; i++ { // not sets 7 and 8: held-out checks
 		sets = append(sets, questionSet{fmt.Sprintf("agent %d", i), readQueries(fmt.Sprintf("queries-agent-%d.tsv", i))})
