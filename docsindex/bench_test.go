@@ -44,3 +44,17 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPages is resources/list's work after the first: the list of
+// pages with the size reading each returns.
+func BenchmarkPages(b *testing.B) {
+	bundle := Embedded("bench")
+	if _, err := bundle.Pages(); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := bundle.Pages(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

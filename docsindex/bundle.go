@@ -26,6 +26,10 @@ type Bundle struct {
 	index    *Index
 	snippets map[string]Snippet // engine/language/task
 	err      error
+
+	pagesOnce sync.Once // Pages
+	pages     []Page
+	pagesErr  error
 }
 
 // Open wraps a docs tree holding guides/ and snippets/ (either may be

@@ -3,6 +3,7 @@ package docsindex
 import (
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"loams.dev/cli/internal/errs"
@@ -47,8 +48,16 @@ func MIMEType(p string) string {
 	return "text/plain"
 }
 
-// Pages lists every guide and snippet, in file order.
+// Pages lists every guide and snippet, in file order. The list is made
+// once per bundle (every file is read for its size): an MCP host may ask
+// for resources/list after every change notification, and the bundle never
+// changes. Callers get their own copy.
 func (b *Bundle) Pages() ([]Page, error) {
+	b.pagesOnce.Do(func() { b.pages, b.pagesErr = b.listPages() })
+	return slices.Clone(b.pages), b.pagesErr
+}
+
+func (b *Bundle) listPages() ([]Page, error) {
 	if err := b.load(); err != nil {
 		return nil, err
 	}

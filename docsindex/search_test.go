@@ -278,3 +278,19 @@ func TestContractionsAreTheirWords(t *testing.T) {
 		}
 	}
 }
+
+// Pages is made once per bundle; what one caller does to its list does
+// not reach the next.
+func TestPagesAreEachCallersOwn(t *testing.T) {
+	b := Embedded("test")
+	first, err := b.Pages()
+	if err != nil || len(first) == 0 {
+		t.Fatalf("pages: %d %v", len(first), err)
+	}
+	want := first[0]
+	first[0].Title, first[0].Size = "changed", -1
+	again, _ := b.Pages()
+	if again[0] != want {
+		t.Errorf("second list's first page %+v, want %+v", again[0], want)
+	}
+}
