@@ -31,8 +31,9 @@ import (
 const (
 	// Blocks from 10000 up to below 32768, where Linux starts handing out
 	// ports to outgoing connections (which would take a listener's port at
-	// random). The blocks holding a documented port (13306, 15432) are
-	// skipped, as a developer's own stack may hold them.
+	// random). Skipped: the blocks holding a documented port (13306, 15432)
+	// and loams's own range, 20000-29999, where the in-process tests of the
+	// allocator and a developer's own stacks take theirs.
 	first = 10000
 	last  = 32600
 	step  = 100
@@ -66,7 +67,7 @@ func Claim(owner string) (int, error) {
 	}
 	defer unlock()
 	for base := first; base <= last; base += step {
-		if base == 13300 || base == 15400 || held(filepath.Join(d, strconv.Itoa(base))) || !free(base) {
+		if skipped(base) || held(filepath.Join(d, strconv.Itoa(base))) || !free(base) {
 			continue
 		}
 		if err := os.WriteFile(filepath.Join(d, strconv.Itoa(base)), []byte(owner+"\n"), 0o600); err != nil {
@@ -74,7 +75,12 @@ func Claim(owner string) (int, error) {
 		}
 		return base, nil
 	}
-	return 0, errors.New("testports: every block of ports from 10000 to 32699 is claimed or in use")
+	return 0, errors.New("testports: every block of ports from 10000 to 32699 (but 20000-29999) is claimed or in use")
+}
+
+// skipped is a block no test claims (see first).
+func skipped(base int) bool {
+	return base == 13300 || base == 15400 || base >= 20000 && base < 30000
 }
 
 // held reports whether the claim file names an owner that still exists
