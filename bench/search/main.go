@@ -100,7 +100,7 @@ func main() {
 		return
 	}
 	sets := []questionSet{{"bundle", readQueries("queries-bundle.tsv")}, {"agent 1", readQueries("queries-agent.tsv")}}
-	for i := 2; i <= 6; i++ { // not sets 7 and 8: held-out checks
+	for i := 2; i <= 6; i++ { // not sets 7, 8 and 9: held-out checks
 		sets = append(sets, questionSet{fmt.Sprintf("agent %d", i), readQueries(fmt.Sprintf("queries-agent-%d.tsv", i))})
 	}
 	if *fit {
@@ -126,6 +126,7 @@ func main() {
 	run(tw, "bundle, agent questions 6", bundle, readQueries("queries-agent-6.tsv"), *rounds, engines)
 	run(tw, "bundle, agent questions 7", bundle, readQueries("queries-agent-7.tsv"), *rounds, engines)
 	run(tw, "bundle, agent questions 8", bundle, readQueries("queries-agent-8.tsv"), *rounds, engines)
+	run(tw, "bundle, agent questions 9", bundle, readQueries("queries-agent-9.tsv"), *rounds, engines)
 	if *nodeDir == "" {
 		tw.Flush()
 		return
