@@ -19,7 +19,8 @@ func TestClaudeProjectDirChoosesTheBindingToo(t *testing.T) {
 	t.Parallel()
 	homeDir, _ := filepath.EvalSymlinks(t.TempDir())
 	env := cliEnv(t, "HOME="+homeDir)
-	for _, s := range []struct{ name, base string }{{"appa", "29500"}, {"appb", "29600"}} {
+	baseA, baseB := portBase(t), portBase(t)
+	for _, s := range []struct{ name, base string }{{"appa", baseA}, {"appb", baseB}} {
 		if _, errOut, code := loams(t, env, "stack", "create", "--name", s.name, "--port-base", s.base, "--no-start",
 			"--engines", "native"); code != 0 {
 			t.Fatalf("create %s: %s", s.name, errOut)
@@ -46,7 +47,7 @@ func TestClaudeProjectDirChoosesTheBindingToo(t *testing.T) {
 		t.Fatalf("CLAUDE_PROJECT_DIR=%s from %s exported %q (target %+v) into %s; want appa into appa", a, b, got.Stack, got.Target, got.Path)
 	}
 	written, err := os.ReadFile(got.Path)
-	if err != nil || !strings.Contains(string(written), ":29580") || strings.Contains(string(written), ":29680") {
+	if err != nil || !strings.Contains(string(written), ":"+port(baseA, 80)) || strings.Contains(string(written), ":"+port(baseB, 80)) {
 		t.Fatalf(".env.loams holds another app's ports: %v\n%s", err, written)
 	}
 	if _, err := os.Stat(filepath.Join(b, ".env.loams")); err == nil {

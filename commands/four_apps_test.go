@@ -30,7 +30,7 @@ func TestFourAppsOnOneHome(t *testing.T) {
 	// nodeapp has no mcp engine: its HTTP entry (loams-nodeapp) would fail
 	// project_agents, since the stand-in serves no MCP and the entry
 	// carries no key; doctor here checks the stdio entry.
-	for _, s := range []struct{ name, base string }{{"nodeapp", "28100"}, {"mono", "28200"}} {
+	for _, s := range []struct{ name, base string }{{"nodeapp", portBase(t)}, {"mono", portBase(t)}} {
 		if _, errOut, code := loams(t, env, "stack", "create", "--name", s.name, "--port-base", s.base, "--no-start",
 			"--engines", "native,flight-sql,qdrant,es"); code != 0 {
 			t.Fatalf("create %s: %s", s.name, errOut)

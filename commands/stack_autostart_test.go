@@ -71,21 +71,21 @@ func describeStack(t *testing.T, env []string, name string) described {
 func TestAutostartLifecycle(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		goos, base, on, start, stop, off string
-		file                             func(env []string) string
+		goos, on, start, stop, off string
+		file                       func(env []string) string
 	}{
-		{"linux", "27000", "systemctl --user daemon-reload\nsystemctl --user enable --now loams-stack-dev.service",
+		{"linux", "systemctl --user daemon-reload\nsystemctl --user enable --now loams-stack-dev.service",
 			"systemctl --user start loams-stack-dev.service", "systemctl --user stop loams-stack-dev.service",
 			"systemctl --user disable --now loams-stack-dev.service\nsystemctl --user daemon-reload",
 			func(env []string) string {
 				return filepath.Join(envValue(env, "XDG_CONFIG_HOME"), "systemd", "user", "loams-stack-dev.service")
 			}},
-		{"darwin", "27100", "launchctl bootstrap gui/" + uid() + " ", "launchctl kickstart gui/" + uid() + "/dev.loams.stack.dev",
+		{"darwin", "launchctl bootstrap gui/" + uid() + " ", "launchctl kickstart gui/" + uid() + "/dev.loams.stack.dev",
 			"launchctl kill SIGTERM gui/" + uid() + "/dev.loams.stack.dev", "launchctl bootout gui/" + uid() + "/dev.loams.stack.dev",
 			func(env []string) string {
 				return filepath.Join(envValue(env, "HOME"), "Library", "LaunchAgents", "dev.loams.stack.dev.plist")
 			}},
-		{"windows", "27200", `schtasks /Create /TN \loams\stack-dev /XML `, `schtasks /Run /TN \loams\stack-dev`,
+		{"windows", `schtasks /Create /TN \loams\stack-dev /XML `, `schtasks /Run /TN \loams\stack-dev`,
 			`schtasks /End /TN \loams\stack-dev`, `schtasks /Delete /TN \loams\stack-dev /F`,
 			func(env []string) string {
 				return filepath.Join(envValue(env, "LOAMS_HOME"), "stacks", "dev", "autostart-task.xml")
@@ -94,7 +94,7 @@ func TestAutostartLifecycle(t *testing.T) {
 		t.Run(tc.goos, func(t *testing.T) {
 			t.Parallel()
 			env, log := managerEnv(t, tc.goos)
-			if _, errOut, code := loams(t, env, "stack", "create", "dev", "--port-base", tc.base); code != 0 {
+			if _, errOut, code := loams(t, env, "stack", "create", "dev", "--port-base", portBase(t)); code != 0 {
 				t.Fatalf("create: %d %s", code, errOut)
 			}
 			// A running stack is handed over to the manager.
