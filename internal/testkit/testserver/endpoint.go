@@ -90,7 +90,13 @@ func (w *statusWriter) WriteHeader(status int) {
 	w.ResponseWriter.WriteHeader(status)
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+// writeJSON answers 200 with v as JSON.
+func writeJSON(w http.ResponseWriter, v any) { writeStatus(w, http.StatusOK, v) }
+
+// writeStatus answers status with v as JSON: every JSON answer of the
+// stand-in, errors (writeError) included.
+func writeStatus(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"net/http"
 	"os"
 	"strings"
@@ -42,7 +41,6 @@ func (b build) getInstance(version string) http.HandlerFunc {
 			doc = map[string]any{"instance_id": doc["instanceId"], "name": "dev", "edition": edition, "server_version": doc["serverVersion"],
 				"api_versions": doc["apiVersions"], "services": svcs, "sign_in_methods": []string{}}
 		}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(doc)
+		writeJSON(w, doc)
 	}
 }

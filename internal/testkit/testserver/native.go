@@ -45,15 +45,7 @@ func writeError(w http.ResponseWriter, err error) {
 	if e.status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", "1") // every 503 carries it
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(e.status)
-	_ = json.NewEncoder(w).Encode(map[string]string{"error": e.code, "message": e.message})
-}
-
-func writeStatus(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
+	writeStatus(w, e.status, map[string]string{"error": e.code, "message": e.message})
 }
 
 // names of namespaces and collections: "collections.<c>" in a query
