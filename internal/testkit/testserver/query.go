@@ -94,7 +94,7 @@ func (s *store) query(r *http.Request) (int, any, error) {
 	case len(lists) == 1 && req.Fuse == nil:
 		hits = lists[0]
 	default:
-		k := 60.0
+		k := rrfK
 		if req.Fuse != nil {
 			if req.Fuse.Method != "rrf" {
 				return 0, nil, badRequest(`fuse.method %q: the stand-in fuses with "rrf" only`, req.Fuse.Method)
@@ -245,6 +245,9 @@ func (c *collection) textSearch(field, q string, k int, keep func(*document) boo
 	}
 	return ranked(hits, k), nil
 }
+
+// rrfK is RRF's k when a query does not set fuse.k, and the SQL rrf()'s.
+const rrfK = 60.0
 
 // rrf fuses ranked lists by reciprocal rank: the sum of 1/(k + rank).
 func rrf(lists [][]hit, k float64) []hit {

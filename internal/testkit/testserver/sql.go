@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -191,7 +190,7 @@ func (p *sqlParser) tableFunction() ([]hit, error) {
 		if err := p.expect(")"); err != nil {
 			return nil, err
 		}
-		return rrf(lists, 60), nil
+		return rrf(lists, rrfK), nil
 	case "vector_search", "text_search":
 		c, err := p.collectionArg()
 		if err != nil {
@@ -265,7 +264,7 @@ func (p *sqlParser) vectorArg() ([]float64, error) {
 		v = append(v, f)
 		if p.peek() == "," {
 			p.next()
-		} else if !slices.Contains([]string{"]"}, p.peek()) {
+		} else if p.peek() != "]" {
 			return nil, fmt.Errorf("expected , or ] in a vector, found %q", p.peek())
 		}
 	}
