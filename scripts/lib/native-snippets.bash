@@ -52,6 +52,19 @@ native_order() {
   done | sort -k1,1 -k2,2n | cut -d' ' -f3
 }
 
+# native_control WHAT WHY: one control run of a search snippet, WHAT
+# saying how it was run and WHY its verdict. A control must be caught (WHY
+# not empty); one that passes proves the checks prove nothing, and counts
+# in the caller's $failed.
+native_control() {
+  if [ -z "$2" ]; then
+    echo "FAIL control: $1 passed: the check proves nothing"
+    failed=$((failed + 1))
+  else
+    echo "ok   control: $1 is caught: $(head -1 <<<"$2")"
+  fi
+}
+
 # native_verdict STEP RC OUTPUT NEW_LOG_LINES: prints why the run does not
 # count (nothing when it does).
 native_verdict() {
