@@ -29,11 +29,7 @@ func dump(path string, sections []docsindex.Section, files []string) {
 	for _, s := range sections {
 		out.Sections = append(out.Sections, sec{s.Path, strings.Join(s.TitlePath, " › "), s.Body, s.Asks})
 	}
-	pos := map[string]int{}
-	for i, s := range sections {
-		pos[key(s)] = i
-	}
-	o := ours{docsindex.Build(sections), pos}
+	o := newOurs(sections)
 	for _, f := range files {
 		for _, q := range readQueries(f) {
 			var ans []int

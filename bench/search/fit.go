@@ -290,6 +290,7 @@ func diff(t docsindex.Tuning) string {
 	return strings.Join(out, ", ")
 }
 
+// newOurs is our index over sections, with each section's place in them.
 func newOurs(sections []docsindex.Section) ours {
 	pos := map[string]int{}
 	for i, s := range sections {

@@ -154,11 +154,7 @@ func run(tw io.Writer, corpus string, sections []docsindex.Section, qs []labelle
 		start := time.Now()
 		var e engine
 		if name == "loams" {
-			pos := map[string]int{}
-			for i, s := range sections {
-				pos[key(s)] = i
-			}
-			o := ours{ix: docsindex.Build(sections), pos: pos}
+			o := newOurs(sections)
 			o.ix.Tune(tuning)
 			e = o
 		} else {
