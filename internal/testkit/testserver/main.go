@@ -203,9 +203,7 @@ func (b build) serve(binds map[string]string, versionLine string, tlsF tlsFiles,
 	mux.HandleFunc("/testserver/put", putHandler(dirs))
 	// The native REST API is the native port's alone (native.go); the
 	// compatibility ports answer only what they share with it.
-	native := http.NewServeMux()
-	native.Handle("/", mux)
-	nativeRoutes(native, newStore(), func() bool { return time.Since(started) >= delay })
+	native := nativeMux(mux, func() bool { return time.Since(started) >= delay })
 	for _, l := range listeners {
 		addr, ok := binds[l.flag]
 		if !ok {

@@ -111,6 +111,16 @@ func decode(r *http.Request, v any) error {
 // headed is an answer that sets response headers of its own.
 type headed interface{ setHeaders(http.Header) }
 
+// nativeMux is what the native port (--listen) serves: the routes every
+// port shares (shared) and the native API over them, with a store of its
+// own.
+func nativeMux(shared http.Handler, ready func() bool) *http.ServeMux {
+	native := http.NewServeMux()
+	native.Handle("/", shared)
+	nativeRoutes(native, newStore(), ready)
+	return native
+}
+
 // nativeRoutes adds the native API to mux. ready reports whether the
 // metastore is up: before that every route answers 503, like /ready.
 func nativeRoutes(mux *http.ServeMux, s *store, ready func() bool) {

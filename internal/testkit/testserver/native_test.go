@@ -34,10 +34,7 @@ func newRecordedAPIServer(t *testing.T, record string) *apiServer {
 	ready.Store(true)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/health", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
-	native := http.NewServeMux()
-	native.Handle("/", mux)
-	nativeRoutes(native, newStore(), ready.Load)
-	srv := httptest.NewServer(guard(native))
+	srv := httptest.NewServer(guard(nativeMux(mux, ready.Load)))
 	t.Cleanup(srv.Close)
 	return &apiServer{t: t, url: srv.URL, key: key, ready: ready}
 }
