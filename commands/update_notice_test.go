@@ -2,6 +2,7 @@ package commands
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,20 +14,26 @@ import (
 )
 
 // waitChecked waits (polling the state file) until the background check
-// has recorded its answer. The check gives up within update.CheckTimeout;
-// two minutes is a hang guard, not a speed target, and says what the
-// state file held instead of holding go test until its own timeout.
+// has recorded its answer, and returns it.
 func waitChecked(t *testing.T, loamsHome string) update.State {
 	t.Helper()
 	path := filepath.Join(loamsHome, "update-check.json")
+	var s update.State
+	waitUntil(t, func() bool { s = update.ReadState(path); return !s.CheckedAt.IsZero() },
+		func() string { return fmt.Sprintf("no background check recorded in %s: %+v", path, s) })
+	return s
+}
+
+// waitUntil polls done, ever less often, and fails with why() when it is
+// not true within two minutes. The detached check gives up within
+// update.CheckTimeout: two minutes is a hang guard, not a speed target, and
+// says what went missing instead of holding go test until its own timeout.
+func waitUntil(t *testing.T, done func() bool, why func() string) {
+	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
-	for wait := time.Millisecond; ; wait = min(wait*2, 100*time.Millisecond) {
-		s := update.ReadState(path)
-		if !s.CheckedAt.IsZero() {
-			return s
-		}
+	for wait := time.Millisecond; !done(); wait = min(wait*2, 100*time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("no background check recorded in %s: %+v", path, s)
+			t.Fatal(why())
 		}
 		time.Sleep(wait)
 	}
@@ -129,13 +136,8 @@ func TestUpdateCheckNeverWaits(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	t.Logf("loams version with a hung channel: %s", took)
-	deadline := time.Now().Add(2 * time.Minute) // a hang guard, as in waitChecked
-	for wait := time.Millisecond; ch.Checks.Load() == 0; wait = min(wait*2, 100*time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the detached check never reached the channel")
-		}
-		time.Sleep(wait) // the detached check reaches the channel
-	}
+	waitUntil(t, func() bool { return ch.Checks.Load() > 0 }, // the detached check reaches the channel
+		func() string { return "the detached check never reached the channel" })
 	ch.Release()
 	if s := waitChecked(t, envValueOf(env, "LOAMS_HOME")); s.Error == "" || s.Latest != "" {
 		t.Errorf("state after a channel that answered nothing: %+v", s)
