@@ -2,7 +2,6 @@ package tomlkey
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -134,7 +133,9 @@ func scan(doc []byte, maxDepth, maxNodes int) ([]Line, error) {
 		case lineStart && c != ' ' && c != '\t' && c != '\r':
 			keys, rest, ok := ParseKey(s[i:])
 			if !ok || !strings.HasPrefix(strings.TrimLeft(rest, " \t"), "=") {
-				i++
+				// Not a key the scan can read: this byte is scanned again
+				// as any other (blank is now false), so a quote opening the
+				// line is still a string and a `[` inside it opens nothing.
 				continue
 			}
 			if len(keys) > maxDepth {
@@ -256,8 +257,8 @@ func ParseKey(s string) (keys []string, rest string, ok bool) {
 			if end < 2 || s[end-1] != '"' || strings.HasPrefix(s, `"""`) {
 				return nil, "", false
 			}
-			k, err := strconv.Unquote(s[:end])
-			if err != nil {
+			k, ok := unquote(s[:end])
+			if !ok {
 				return nil, "", false
 			}
 			key, s = k, s[end:]

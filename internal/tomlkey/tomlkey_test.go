@@ -127,3 +127,39 @@ func TestScanSkipsBOM(t *testing.T) {
 		t.Errorf("scan: %+v", lines)
 	}
 }
+
+// Quoted keys are read with TOML's escapes, which are not Go's: \e and \xHH
+// (TOML 1.1, which the decoder reads) included. A key the scanner cannot
+// read does not make the lines after it look nested: its quotes are still
+// a string.
+func TestScanReadsTOMLEscapes(t *testing.T) {
+	for _, c := range []struct {
+		doc           string
+		headers, keys []string
+	}{
+		{"\"[\\e\" = \"\"\n\n[dev]\nstack = \"app\"\n", []string{"dev"}, []string{"[\x1b", "stack"}},
+		{"[\"d\\x65v\"]\n\"\\u00e9\\xe9\\U0001F600\" = 1\n", []string{"dev"}, []string{"éé😀"}},
+		{"\"\\b\\t\\n\\f\\r\\\"\\\\\" = 1\n", nil, []string{"\b\t\n\f\r\"\\"}},
+		// Not TOML (the decoder refuses these), but the scan keeps its footing.
+		{"\"[\\q\" = 1\n[dev]\nstack = 2\n", []string{"dev"}, []string{"stack"}},
+		{"\"[\\x4\" = 1\n[dev]\n", []string{"dev"}, nil},
+		{"\"\\a\" = 1\n", nil, nil},
+	} {
+		lines, err := Scan([]byte(c.doc), MaxDepth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var headers, keys []string
+		for _, l := range lines {
+			if l.Header != nil {
+				headers = append(headers, strings.Join(l.Header, "."))
+			}
+			if l.Key != nil {
+				keys = append(keys, strings.Join(l.Key, "."))
+			}
+		}
+		if !reflect.DeepEqual(headers, c.headers) || !reflect.DeepEqual(keys, c.keys) {
+			t.Errorf("%q: headers %q keys %q, want %q %q", c.doc, headers, keys, c.headers, c.keys)
+		}
+	}
+}
