@@ -24,6 +24,11 @@ func FuzzManifestEdit(f *testing.F) {
 		"[dev]\nstack = \"\"\"\nold\"\"\"\nprofile = \"p\"\n",
 		"[dev]\nprofile = \"x]\\n[profile.default]\\n#\"\n",
 		"a = {b = {c = [1, {d = 2}]}}\n[[dev2]]\n[dev]\n",
+		// TOML 1.1, which the decoder reads: escapes Go does not know, and
+		// inline tables over lines with a trailing comma.
+		"\"[\\e\" = \"\\x41\"\nx = 1\n",
+		"[\"d\\x65v\"]\nstack = \"a\"\n",
+		"t = {\n  a = 1, # [dev]\n  b = \"]\",\n}\n[dev]\nprofile = \"p\"\n",
 	} {
 		f.Add([]byte(s))
 	}
