@@ -6,11 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 
 	"loams.dev/cli/internal/errs"
 	"loams.dev/cli/internal/safefile"
@@ -55,26 +52,6 @@ func setDev(dir, key, value string) (path string, changed bool, err error) {
 	return path, true, nil
 }
 
-// Unbind removes [dev] stack (stack delete of the bound stack keeps the
-// rest of the file). It is not an error when there is nothing to remove.
-func Unbind(path string) error {
-	old, err := readManifest(path)
-	if err != nil {
-		return err
-	}
-	if _, err := ReadManifest(path); err != nil {
-		return err
-	}
-	if untrusted(path) != "" {
-		return nil // not read, so not ours to edit
-	}
-	doc := removeDevKey(old, "stack")
-	if bytes.Equal(doc, old) {
-		return nil
-	}
-	return writeError(path, safefile.WriteInside(filepath.Dir(path), path, doc, safefile.Mode(path, 0o644)))
-}
-
 // writeError turns a symlink that leaves the project into its coded error.
 func writeError(path string, err error) error {
 	if errors.Is(err, safefile.ErrOutside) {
@@ -95,29 +72,15 @@ func setDevKey(path string, doc []byte, key, value string) ([]byte, error) {
 	if err != nil {
 		return nil, unparseable(path, err)
 	}
-	var before, after map[string]any
-	if _, err := toml.Decode(string(doc), &before); err != nil {
-		return nil, unparseable(path, err)
-	}
-	if _, err := toml.Decode(string(out), &after); err != nil {
+	same, err := tomlkey.SameBut(doc, out, "dev", key)
+	if err != nil {
 		return nil, unparseable(path, fmt.Errorf("setting [dev] %s would not give a valid file: %w", key, err))
 	}
-	dev, _ := before["dev"].(map[string]any)
-	if dev == nil {
-		dev = map[string]any{}
-		if before == nil {
-			before = map[string]any{}
-		}
-		before["dev"] = dev
-	}
-	dev[key] = value
-	if !equalDocs(before, after) {
+	if got, _ := tomlkey.Decoded(out, "dev", key); !same || got != value {
 		return nil, unparseable(path, fmt.Errorf("[dev] is written in a way loams cannot edit by lines (inline or dotted): set %s = %q by hand", key, value))
 	}
 	return out, nil
 }
-
-func equalDocs(a, b map[string]any) bool { return reflect.DeepEqual(a, b) }
 
 func setDevLine(doc []byte, key, value string) ([]byte, error) {
 	nl := "\n"
@@ -203,18 +166,6 @@ func lastTopDevKey(lines []tomlkey.Line) int {
 		}
 	}
 	return last
-}
-
-func removeDevKey(doc []byte, key string) []byte {
-	lines, err := scanLines(doc)
-	if err != nil {
-		return doc
-	}
-	i := devLine(lines, key) - 1
-	if i < 0 {
-		return doc
-	}
-	return []byte(strings.Join(slices.Delete(textsOf(lines), i, valueStop(lines, i)), ""))
 }
 
 func scanLines(doc []byte) ([]tomlkey.Line, error) {

@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/BurntSushi/toml"
@@ -98,4 +100,19 @@ func devTwice(doc []byte) bool {
 		dotted = dotted || top && len(l.Key) >= 2 && l.Key[0] == "dev"
 	}
 	return dotted && header
+}
+
+// removeDevKey deletes the [dev] key line set wrote, as the scan finds it:
+// set and then this must give back the document, so the scan must find
+// every line set writes where set wrote it.
+func removeDevKey(doc []byte, key string) []byte {
+	lines, err := scanLines(doc)
+	if err != nil {
+		return doc
+	}
+	i := devLine(lines, key) - 1
+	if i < 0 {
+		return doc
+	}
+	return []byte(strings.Join(slices.Delete(textsOf(lines), i, valueStop(lines, i)), ""))
 }

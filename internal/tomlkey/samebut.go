@@ -1,0 +1,116 @@
+package tomlkey
+
+import (
+	"math"
+	"reflect"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// SameBut reports whether after decodes to the document before decodes
+// to, everywhere but at path (one key, or one whole table). Every line
+// editor asks it before it writes: the scan is the editor's own reading
+// of the lines, the decoder is what everyone else reads, and a file the
+// two read differently is refused rather than edited in the wrong place.
+// An error is before or after not decoding.
+func SameBut(before, after []byte, path ...string) (bool, error) {
+	var a, b map[string]any
+	if _, err := toml.Decode(string(before), &a); err != nil {
+		return false, err
+	}
+	if _, err := toml.Decode(string(after), &b); err != nil {
+		return false, err
+	}
+	return equal(drop(a, path), drop(b, path)), nil
+}
+
+// Decoded returns the value at path in doc, and whether there is one.
+func Decoded(doc []byte, path ...string) (any, bool) {
+	var v any
+	if _, err := toml.Decode(string(doc), &v); err != nil {
+		return nil, false
+	}
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// drop deletes path from doc, and the tables along it that it leaves
+// empty: setting a key may create its tables, and removing one may leave
+// them behind.
+func drop(doc map[string]any, path []string) map[string]any {
+	if doc == nil || len(path) == 0 {
+		return doc
+	}
+	if len(path) > 1 {
+		if sub, ok := doc[path[0]].(map[string]any); ok {
+			if drop(sub, path[1:]); len(sub) > 0 {
+				return doc
+			}
+		} else {
+			return doc
+		}
+	}
+	delete(doc, path[0])
+	return doc
+}
+
+// equal is reflect.DeepEqual but for what a decoder gives twice over: a
+// nan equals a nan, and times are equal when they are the same instant in
+// the same zone.
+func equal(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			if w, ok := y[k]; !ok || !equal(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		return ok && equalSlices(x, y)
+	case []map[string]any:
+		y, ok := b.([]map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case float64:
+		y, ok := b.(float64)
+		return ok && (x == y && math.Signbit(x) == math.Signbit(y) || math.IsNaN(x) && math.IsNaN(y))
+	case time.Time:
+		y, ok := b.(time.Time)
+		return ok && x.Equal(y) && x.Location().String() == y.Location().String()
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func equalSlices(x, y []any) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if !equal(x[i], y[i]) {
+			return false
+		}
+	}
+	return true
+}
