@@ -199,11 +199,12 @@ func (f *File) ProfileNames() []string {
 }
 
 // Set writes key = value into [profile.NAME], creating the table if needed.
-func (f *File) Set(profile, key, value string) error {
+func (f *File) Set(profile, key, value string) (err error) {
 	if err := checkKey(key, value); err != nil {
 		return err
 	}
 	line := tomlkey.Key(key) + " = " + tomlkey.String(value)
+	defer f.checkEdit(&err, slices.Clone(f.lines), profile, key, &value)
 	start, end := f.table(profile)
 	if start < 0 {
 		if n := len(f.lines); n > 0 {
@@ -233,10 +234,11 @@ func (f *File) Set(profile, key, value string) error {
 }
 
 // Unset removes key from [profile.NAME]; an absent key is not an error.
-func (f *File) Unset(profile, key string) error {
+func (f *File) Unset(profile, key string) (err error) {
 	if _, ok := Keys[key]; !ok {
 		return unknownKey(key)
 	}
+	defer f.checkEdit(&err, slices.Clone(f.lines), profile, key, nil)
 	start, end := f.table(profile)
 	if start < 0 {
 		return nil
@@ -250,6 +252,30 @@ func (f *File) Unset(profile, key string) error {
 // Save writes the file atomically with mode 0600.
 func (f *File) Save() error {
 	return safefile.Write(f.Path, []byte(strings.Join(f.lines, "")), 0o600)
+}
+
+// checkEdit holds an edit of [profile.NAME] key to what the decoder reads:
+// the value set (want) or none (nil), and nothing else changed. The
+// editor finds tables and keys by its own scan of the lines; where the
+// decoder reads the file otherwise, the edit is undone and refused, never
+// written in the wrong place.
+func (f *File) checkEdit(err *error, old []string, profile, key string, want *string) {
+	if *err != nil {
+		f.lines = old
+		return
+	}
+	before, after := []byte(strings.Join(old, "")), []byte(strings.Join(f.lines, ""))
+	same, decodeErr := tomlkey.SameBut(before, after, "profile", profile, key)
+	got, set := tomlkey.Decoded(after, "profile", profile, key)
+	if decodeErr == nil && same && (want == nil && !set || want != nil && set && got == *want) {
+		return
+	}
+	f.lines = old
+	*err = f.parse(string(before))
+	if *err == nil {
+		*err = errs.New(errs.ConfigUnparseable, fmt.Sprintf("edit %s by hand: loams edits only [profile.NAME] tables written one key per line", f.Path),
+			"%s: profile %q is written in a way loams cannot edit by lines", f.Path, profile).With("path", f.Path)
+	}
 }
 
 func (f *File) reparse() error {

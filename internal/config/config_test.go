@@ -148,3 +148,40 @@ func TestProfileNamesAndKeysAreExact(t *testing.T) {
 		}
 	}
 }
+
+// The editor finds tables by its own scan of the lines; where that and the
+// decoder could disagree, the decoder decides. A table named with a TOML
+// 1.1 escape after the profile is its own table, not more of the profile
+// (the scan once missed its header and set its key); a key the lines
+// cannot reach is refused, never reported as unset.
+func TestEditsGoWhereTheDecoderReads(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.toml")
+	const src = "[profile.default]\noutput = \"json\"\n[\"\\e\"]\nserver_binary = \"keep\"\n"
+	os.WriteFile(p, []byte(src), 0o600)
+	f, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Set("default", "server_binary", "/b"); err != nil {
+		t.Fatal(err)
+	}
+	f.Save()
+	if got, _ := os.ReadFile(p); string(got) != "[profile.default]\noutput = \"json\"\nserver_binary = \"/b\"\n[\"\\e\"]\nserver_binary = \"keep\"\n" {
+		t.Errorf("set: %q", got)
+	}
+
+	const dotted = "[profile]\ndefault.output = \"json\"\n"
+	os.WriteFile(p, []byte(dotted), 0o600)
+	if f, err = Load(p); err != nil {
+		t.Fatal(err)
+	}
+	if pr, _ := f.Profile("default"); pr.Output != "json" {
+		t.Fatalf("dotted profile read as %+v", pr)
+	}
+	if err := f.Unset("default", "output"); !errs.Is(err, errs.ConfigUnparseable) {
+		t.Errorf("unset of a dotted key = %v, want config_unparseable", err)
+	}
+	if pr, _ := f.Profile("default"); pr.Output != "json" || strings.Join(f.lines, "") != dotted {
+		t.Errorf("a refused unset changed the file: %+v %q", pr, f.lines)
+	}
+}
