@@ -116,11 +116,15 @@ func tomlRemove(doc []byte, table, name string) ([]byte, bool, error) {
 	if start > 0 && scanned[start-1].Top && strings.TrimSpace(lines[start-1]) == "" && (end == len(lines) || strings.TrimSpace(lines[end]) == "") {
 		start--
 	}
-	out := strings.Join(append(append([]string{}, lines[:start]...), lines[end:]...), "")
-	if _, err := tomlDecode([]byte(out)); err != nil {
+	out := []byte(strings.Join(append(append([]string{}, lines[:start]...), lines[end:]...), ""))
+	same, err := tomlkey.SameBut(doc, out, table, name)
+	if err != nil {
 		return nil, false, fmt.Errorf("removing [%s.%s] would not give a valid file: %v", table, name, err)
 	}
-	return []byte(out), true, nil
+	if _, left := tomlkey.Decoded(out, table, name); !same || left {
+		return nil, false, fmt.Errorf("removing the lines of [%s.%s] would change more than that table", table, name)
+	}
+	return out, true, nil
 }
 
 // tomlLiteral writes a value of our entries (string, []string, bool).
@@ -224,6 +228,9 @@ func tomlSet(doc []byte, table, name string, v Object, owned []string) ([]byte, 
 		if !slices.Contains(owned, k) && !reflect.DeepEqual(got[k], old) {
 			return nil, fmt.Errorf("editing [%s.%s] would change %s", table, name, k)
 		}
+	}
+	if same, _ := tomlkey.SameBut(doc, result, table, name); !same { // and so is every other table
+		return nil, fmt.Errorf("editing [%s.%s] would change more than that table", table, name)
 	}
 	return result, nil
 }

@@ -82,3 +82,26 @@ func TestCodexOurTableWithMultilineString(t *testing.T) {
 		t.Errorf("remove: %v %v\n%s", found, err, got)
 	}
 }
+
+// A table after ours named with a TOML 1.1 escape is the user's own, as the
+// decoder reads it: setting our keys and removing our table leave it whole
+// (the scanner once missed its header and took it for more of ours). A
+// sub-table of ours the lines cannot take with the table is refused, not
+// left behind as a half entry.
+func TestCodexEditsStayInOurTable(t *testing.T) {
+	t.Parallel()
+	doc := []byte("[mcp_servers.loams]\ncommand = \"/old\"\n\n[\"\\e\"]\ncommand = \"keep\"\nargs = [\"x\"]\n")
+	set, err := tomlSet(doc, "mcp_servers", "loams", Object{{"command", "/new"}, {"args", []string{"mcp", "serve"}}}, []string{"command", "args"})
+	want := "[mcp_servers.loams]\ncommand = \"/new\"\nargs = [\"mcp\", \"serve\"]\n\n[\"\\e\"]\ncommand = \"keep\"\nargs = [\"x\"]\n"
+	if err != nil || string(set) != want {
+		t.Errorf("set: %v\n%q", err, set)
+	}
+	got, found, err := tomlRemove(doc, "mcp_servers", "loams")
+	if err != nil || !found || string(got) != "\n[\"\\e\"]\ncommand = \"keep\"\nargs = [\"x\"]\n" {
+		t.Errorf("remove: %v %v\n%q", found, err, got)
+	}
+	split := []byte("[mcp_servers.loams]\ncommand = \"/old\"\n[other]\n[mcp_servers.loams.env]\nA = \"1\"\n")
+	if got, _, err := tomlRemove(split, "mcp_servers", "loams"); err == nil {
+		t.Errorf("a split entry was removed by halves:\n%q", got)
+	}
+}
