@@ -10,7 +10,7 @@ import (
 // Whatever a profile is called (a repo's loams.toml once chose it) and
 // whatever the value, Set writes exactly that key of exactly that
 // profile: the file reads back with the value there and every other
-// profile as it was.
+// profile as it was; unsetting it again takes only that key away.
 func FuzzConfigSet(f *testing.F) {
 	f.Add("[profile.default]\noutput = \"table\"\n", "x]\n[profile.default]\nserver_binary = \"/r/evil.sh\"\n#", "/bin/true")
 	f.Add("# c\n[profile.\"a.b\"]\nserver_binary = \"x\" # keep\n\n[profile.default]\n", "a.b", "y\"\\\n")
@@ -37,13 +37,24 @@ func FuzzConfigSet(f *testing.F) {
 		if p, ok := back.Profile(profile); !ok || p.ServerBinary != value {
 			t.Fatalf("profile %q: %+v\n%q", profile, p, strings.Join(c.lines, ""))
 		}
-		for n, p := range before {
-			if n == profile {
-				continue
-			}
-			if got, _ := back.Profile(n); !reflect.DeepEqual(got, p) {
-				t.Fatalf("profile %q changed: %+v -> %+v\n%q", n, p, got, strings.Join(c.lines, ""))
+		others := func(f *File, what string) {
+			for n, p := range before {
+				if n == profile {
+					continue
+				}
+				if got, _ := f.Profile(n); !reflect.DeepEqual(got, p) {
+					t.Fatalf("%s: profile %q changed: %+v -> %+v\n%q", what, n, p, got, strings.Join(f.lines, ""))
+				}
 			}
 		}
+		others(back, "set")
+		// Unsetting it again takes exactly that key away.
+		if err := back.Unset(profile, "server_binary"); err != nil {
+			t.Fatalf("unset after set: %v\n%q", err, strings.Join(back.lines, ""))
+		}
+		if p, _ := back.Profile(profile); p.ServerBinary != "" {
+			t.Fatalf("unset left %q\n%q", p.ServerBinary, strings.Join(back.lines, ""))
+		}
+		others(back, "unset")
 	})
 }
