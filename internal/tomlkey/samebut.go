@@ -1,8 +1,10 @@
 package tomlkey
 
 import (
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -70,29 +72,13 @@ func equal(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			if w, ok := y[k]; !ok || !equal(v, w) {
-				return false
-			}
-		}
-		return true
+		return ok && maps.EqualFunc(x, y, equal)
 	case []any:
 		y, ok := b.([]any)
-		return ok && equalSlices(x, y)
-	case []map[string]any:
+		return ok && slices.EqualFunc(x, y, equal)
+	case []map[string]any: // an array of tables
 		y, ok := b.([]map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equal(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && slices.EqualFunc(x, y, func(p, q map[string]any) bool { return equal(p, q) })
 	case float64:
 		y, ok := b.(float64)
 		return ok && (x == y && math.Signbit(x) == math.Signbit(y) || math.IsNaN(x) && math.IsNaN(y))
@@ -101,16 +87,4 @@ func equal(a, b any) bool {
 		return ok && x.Equal(y) && x.Location().String() == y.Location().String()
 	}
 	return reflect.DeepEqual(a, b)
-}
-
-func equalSlices(x, y []any) bool {
-	if len(x) != len(y) {
-		return false
-	}
-	for i := range x {
-		if !equal(x[i], y[i]) {
-			return false
-		}
-	}
-	return true
 }
