@@ -29,7 +29,7 @@ func unquote(q string) (string, bool) {
 			b.WriteByte(r)
 			continue
 		}
-		digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
+		digits := hexEscapes[s[i]]
 		if digits == 0 || i+digits >= len(s) {
 			return "", false
 		}
@@ -43,6 +43,7 @@ func unquote(q string) (string, bool) {
 	return b.String(), true
 }
 
-var simpleEscapes = map[byte]byte{
-	'b': '\b', 't': '\t', 'n': '\n', 'f': '\f', 'r': '\r', 'e': 0x1b, '"': '"', '\\': '\\',
-}
+var (
+	simpleEscapes = map[byte]byte{'b': '\b', 't': '\t', 'n': '\n', 'f': '\f', 'r': '\r', 'e': 0x1b, '"': '"', '\\': '\\'}
+	hexEscapes    = map[byte]int{'x': 2, 'u': 4, 'U': 8} // how many hex digits follow
+)
