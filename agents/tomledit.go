@@ -117,11 +117,11 @@ func tomlRemove(doc []byte, table, name string) ([]byte, bool, error) {
 		start--
 	}
 	out := []byte(strings.Join(append(append([]string{}, lines[:start]...), lines[end:]...), ""))
-	same, err := tomlkey.SameBut(doc, out, table, name)
+	same, left, err := tomlkey.SameBut(doc, out, table, name)
 	if err != nil {
 		return nil, false, fmt.Errorf("removing [%s.%s] would not give a valid file: %v", table, name, err)
 	}
-	if _, left := tomlkey.Decoded(out, table, name); !same || left {
+	if !same || left != nil {
 		return nil, false, fmt.Errorf("removing the lines of [%s.%s] would change more than that table", table, name)
 	}
 	return out, true, nil
@@ -229,7 +229,7 @@ func tomlSet(doc []byte, table, name string, v Object, owned []string) ([]byte, 
 			return nil, fmt.Errorf("editing [%s.%s] would change %s", table, name, k)
 		}
 	}
-	if same, _ := tomlkey.SameBut(doc, result, table, name); !same { // and so is every other table
+	if same, _, _ := tomlkey.SameBut(doc, result, table, name); !same { // and so is every other table
 		return nil, fmt.Errorf("editing [%s.%s] would change more than that table", table, name)
 	}
 	return result, nil

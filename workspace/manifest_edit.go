@@ -72,11 +72,11 @@ func setDevKey(path string, doc []byte, key, value string) ([]byte, error) {
 	if err != nil {
 		return nil, unparseable(path, err)
 	}
-	same, err := tomlkey.SameBut(doc, out, "dev", key)
+	same, got, err := tomlkey.SameBut(doc, out, "dev", key)
 	if err != nil {
 		return nil, unparseable(path, fmt.Errorf("setting [dev] %s would not give a valid file: %w", key, err))
 	}
-	if got, _ := tomlkey.Decoded(out, "dev", key); !same || got != value {
+	if !same || got != value {
 		return nil, unparseable(path, fmt.Errorf("[dev] is written in a way loams cannot edit by lines (inline or dotted): set %s = %q by hand", key, value))
 	}
 	return out, nil

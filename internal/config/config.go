@@ -204,7 +204,7 @@ func (f *File) Set(profile, key, value string) (err error) {
 		return err
 	}
 	line := tomlkey.Key(key) + " = " + tomlkey.String(value)
-	defer f.checkEdit(&err, slices.Clone(f.lines), profile, key, &value)
+	defer f.checkEdit(&err, slices.Clone(f.lines), profile, key, value)
 	start, end := f.table(profile)
 	if start < 0 {
 		if n := len(f.lines); n > 0 {
@@ -255,19 +255,18 @@ func (f *File) Save() error {
 }
 
 // checkEdit holds an edit of [profile.NAME] key to what the decoder reads:
-// the value set (want) or none (nil), and nothing else changed. The
+// the value set (want) or none (want nil), and nothing else changed. The
 // editor finds tables and keys by its own scan of the lines; where the
 // decoder reads the file otherwise, the edit is undone and refused, never
 // written in the wrong place.
-func (f *File) checkEdit(err *error, old []string, profile, key string, want *string) {
+func (f *File) checkEdit(err *error, old []string, profile, key string, want any) {
 	if *err != nil {
 		f.lines = old
 		return
 	}
 	before, after := []byte(strings.Join(old, "")), []byte(strings.Join(f.lines, ""))
-	same, decodeErr := tomlkey.SameBut(before, after, "profile", profile, key)
-	got, set := tomlkey.Decoded(after, "profile", profile, key)
-	if decodeErr == nil && same && (want == nil && !set || want != nil && set && got == *want) {
+	same, got, decodeErr := tomlkey.SameBut(before, after, "profile", profile, key)
+	if decodeErr == nil && same && got == want {
 		return
 	}
 	f.lines = old

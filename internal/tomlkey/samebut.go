@@ -11,58 +11,46 @@ import (
 )
 
 // SameBut reports whether after decodes to the document before decodes
-// to, everywhere but at path (one key, or one whole table). Every line
-// editor asks it before it writes: the scan is the editor's own reading
-// of the lines, the decoder is what everyone else reads, and a file the
-// two read differently is refused rather than edited in the wrong place.
-// An error is before or after not decoding.
-func SameBut(before, after []byte, path ...string) (bool, error) {
+// to, everywhere but at path (one key, or one whole table), and what after
+// holds at path (nil: nothing). Every line editor asks it before it
+// writes: the scan is the editor's own reading of the lines, the decoder
+// is what everyone else reads, and a file the two read differently is
+// refused rather than edited in the wrong place. An error is before or
+// after not decoding.
+func SameBut(before, after []byte, path ...string) (same bool, at any, err error) {
 	var a, b map[string]any
 	if _, err := toml.Decode(string(before), &a); err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if _, err := toml.Decode(string(after), &b); err != nil {
-		return false, err
+		return false, nil, err
 	}
-	return equal(drop(a, path), drop(b, path)), nil
+	drop(a, path)
+	at = drop(b, path)
+	return equal(a, b), at, nil
 }
 
-// Decoded returns the value at path in doc, and whether there is one.
-func Decoded(doc []byte, path ...string) (any, bool) {
-	var v any
-	if _, err := toml.Decode(string(doc), &v); err != nil {
-		return nil, false
+// drop deletes path from doc and returns what was there (nil: nothing),
+// and deletes the tables along it that it leaves empty: setting a key may
+// create its tables, and removing one may leave them behind.
+func drop(doc map[string]any, path []string) any {
+	switch len(path) {
+	case 0:
+		return nil
+	case 1:
+		v := doc[path[0]]
+		delete(doc, path[0])
+		return v
 	}
-	for _, k := range path {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if v, ok = m[k]; !ok {
-			return nil, false
-		}
+	sub, ok := doc[path[0]].(map[string]any)
+	if !ok {
+		return nil
 	}
-	return v, true
-}
-
-// drop deletes path from doc, and the tables along it that it leaves
-// empty: setting a key may create its tables, and removing one may leave
-// them behind.
-func drop(doc map[string]any, path []string) map[string]any {
-	if doc == nil || len(path) == 0 {
-		return doc
+	v := drop(sub, path[1:])
+	if len(sub) == 0 {
+		delete(doc, path[0])
 	}
-	if len(path) > 1 {
-		if sub, ok := doc[path[0]].(map[string]any); ok {
-			if drop(sub, path[1:]); len(sub) > 0 {
-				return doc
-			}
-		} else {
-			return doc
-		}
-	}
-	delete(doc, path[0])
-	return doc
+	return v
 }
 
 // equal is reflect.DeepEqual but for what a decoder gives twice over: a

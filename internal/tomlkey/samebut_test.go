@@ -22,18 +22,22 @@ func TestSameBut(t *testing.T) {
 		{"f = 0.0\n", "f = -0.0\n", []string{"x"}, false},
 		{"[[a]]\nb = 1\n[[a]]\nb = 2\n", "[[a]]\nb = 1\n[[a]]\nb = 3\n", []string{"x"}, false},
 	} {
-		got, err := SameBut([]byte(c.before), []byte(c.after), c.path...)
+		got, _, err := SameBut([]byte(c.before), []byte(c.after), c.path...)
 		if err != nil || got != c.want {
 			t.Errorf("SameBut(%q, %q, %q) = %v %v, want %v", c.before, c.after, c.path, got, err, c.want)
 		}
 	}
-	if _, err := SameBut([]byte("a = 1\n"), []byte("a = \n"), "x"); err == nil {
+	if _, _, err := SameBut([]byte("a = 1\n"), []byte("a = \n"), "x"); err == nil {
 		t.Error("an after that does not decode is not an error")
 	}
-	if v, ok := Decoded([]byte("[dev]\nstack = \"a\"\n"), "dev", "stack"); !ok || v != "a" {
-		t.Errorf("Decoded: %v %v", v, ok)
-	}
-	if _, ok := Decoded([]byte("dev = 1\n"), "dev", "stack"); ok {
-		t.Error("Decoded went into a number")
+	// What after holds at path: the value, or nil for nothing (and never
+	// a look inside a value that is not a table).
+	for _, c := range []struct {
+		after string
+		want  any
+	}{{"[dev]\nstack = \"a\"\n", "a"}, {"[dev]\n", nil}, {"dev = 1\n", nil}, {"", nil}} {
+		if _, at, err := SameBut(nil, []byte(c.after), "dev", "stack"); err != nil || at != c.want {
+			t.Errorf("SameBut(…, %q) holds %v %v, want %v", c.after, at, err, c.want)
+		}
 	}
 }
